@@ -1,0 +1,114 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# LightNVM for Linux 6.1 -- top-level Makefile.
+#
+#   make [modules]     build the modules out of tree against KDIR
+#                      (default: Debian's 6.1 amd64 headers)
+#   make modules_install   install them into /lib/modules/<KDIR's release>
+#   make demo          boot the test VM and run the main job end to end
+#   make check         build everything and run the tests [TESTS=pattern]
+#   make kernel        the debug test kernel (Debian's 6.1 source + this tree)
+#   make qemu          QEMU from Debian's source + patches/qemu
+#   make tools         userspace tools (lnvm, test programs) into build/tools
+#   make deps          install the Debian packages everything needs (root)
+#   make clean | distclean
+#
+# All output goes to build/. Out-of-tree kbuild reads the file Kbuild.
+
+TOP	:= $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
+B	:= $(TOP)/build
+KDIR	?= $(lastword $(sort $(wildcard /usr/src/linux-headers-6.1.*-amd64)))
+KREL	 = $(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null)
+JOBS	?= $(shell nproc)
+TESTS	?=
+CC	?= gcc
+
+# Sources that make up the kernel modules (for the out-of-tree copies).
+KSRC	:= Kbuild drivers/lightnvm include/linux/lightnvm.h \
+	   include/uapi/linux/lightnvm.h
+
+TOOL_CFLAGS := -O2 -g -Wall -Wextra -Werror -I$(TOP)/include/uapi
+TOOLS_SRC   := $(wildcard tools/lightnvm/*.c) \
+	       $(wildcard tools/testing/lightnvm/progs/*.c)
+TOOLS_BIN   := $(patsubst %.c,$(B)/tools/%,$(notdir $(TOOLS_SRC)))
+
+.PHONY: all modules modules_install kernel qemu tools initramfs testmods \
+	deps check demo clean distclean help
+
+all: modules
+
+help:
+	@sed -n '3,17p' $(TOP)/Makefile | sed 's/^# \{0,1\}//'
+
+# Build in a tree of symlinks under build/ so that objects never land in
+# the source tree.
+define oot_tree
+	@mkdir -p $(1)
+	@for p in $(KSRC); do \
+		if [ -d $(TOP)/$$p ]; then \
+			mkdir -p $(1)/$$p; cp -rsf $(TOP)/$$p/. $(1)/$$p/; \
+			find $(1)/$$p -xtype l -delete; \
+		else \
+			mkdir -p $(1)/$$(dirname $$p); ln -sf $(TOP)/$$p $(1)/$$p; \
+		fi; \
+	done
+endef
+
+modules:
+	@test -n "$(KDIR)" -a -d "$(KDIR)" || \
+		{ echo "no kernel headers: install linux-headers-amd64 or set KDIR"; exit 1; }
+	$(call oot_tree,$(B)/oot/stock)
+	$(MAKE) -C $(KDIR) M=$(B)/oot/stock W=1 modules
+	@rm -rf $(B)/kmods/stock
+	$(MAKE) -s -C $(KDIR) M=$(B)/oot/stock INSTALL_MOD_PATH=$(B)/kmods/stock \
+		INSTALL_MOD_DIR=extra DEPMOD=/bin/true CONFIG_MODULE_SIG_ALL= modules_install
+	@echo $(KREL) > $(B)/kmods/stock.release
+
+modules_install: modules
+	$(MAKE) -C $(KDIR) M=$(B)/oot/stock INSTALL_MOD_DIR=extra modules_install
+
+deps:
+	@bash $(TOP)/scripts/install-deps.sh
+
+kernel:
+	@bash $(TOP)/scripts/build-kernel.sh
+
+qemu:
+	@bash $(TOP)/scripts/build-qemu.sh
+
+tools: $(TOOLS_BIN)
+
+$(B)/tools/%: tools/lightnvm/%.c include/uapi/linux/lightnvm.h
+	@mkdir -p $(dir $@)
+	$(CC) $(TOOL_CFLAGS) -o $@ $<
+
+$(B)/tools/%: tools/testing/lightnvm/progs/%.c include/uapi/linux/lightnvm.h
+	@mkdir -p $(dir $@)
+	$(CC) $(TOOL_CFLAGS) -o $@ $<
+
+initramfs:
+	@bash $(TOP)/scripts/mkinitramfs.sh base
+
+# Test-only modules (tools/testing/lightnvm/modules), built against the
+# debug kernel and shipped in the "debug" VM group's initramfs.
+testmods: kernel
+	@mkdir -p $(B)/testmods/src $(B)/testmods/debug
+	@cp -rsf $(TOP)/tools/testing/lightnvm/modules/. $(B)/testmods/src/
+	$(MAKE) -s -C $(B)/kernel M=$(B)/testmods/src modules
+	@cp $(B)/testmods/src/*.ko $(B)/testmods/debug/
+
+# A build failure still ends with the summary line, as one failed test.
+check: deps
+	@$(MAKE) --no-print-directory kernel qemu tools initramfs testmods modules || \
+		{ echo "  FAIL  build"; echo "0 passed, 1 failed"; exit 1; }
+	@bash $(TOP)/tools/testing/lightnvm/check $(TESTS)
+
+demo: deps
+	@$(MAKE) --no-print-directory kernel qemu tools initramfs
+	@bash $(TOP)/tools/testing/lightnvm/check --demo
+
+clean:
+	rm -rf $(B)/oot $(B)/tools $(B)/testmods $(B)/kmods $(B)/vm $(B)/logs
+
+distclean:
+	rm -rf $(B)

@@ -1,0 +1,287 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests of the LightNVM core's pure logic: generic <-> device address
+ * conversion, sector order inside a block, identity validation and the
+ * geometry derived from it.
+ */
+
+#include <kunit/test.h>
+#include <linux/lightnvm.h>
+
+/* Generic layout itself: conversion must be the identity. */
+static const struct nvm_addr_format ppaf_generic = {
+	.blk_offset = 0,   .blk_len = 16,
+	.pg_offset = 16,   .pg_len = 16,
+	.sect_offset = 32, .sect_len = 8,
+	.pln_offset = 40,  .pln_len = 8,
+	.lun_offset = 48,  .lun_len = 8,
+	.ch_offset = 56,   .ch_len = 7,
+};
+
+/* Packed, sector lowest (the QEMU OCSSD style). */
+static const struct nvm_addr_format ppaf_packed = {
+	.sect_offset = 0, .sect_len = 2,
+	.pln_offset = 2,  .pln_len = 1,
+	.pg_offset = 3,   .pg_len = 9,
+	.blk_offset = 12, .blk_len = 10,
+	.lun_offset = 22, .lun_len = 2,
+	.ch_offset = 24,  .ch_len = 1,
+};
+
+/* Channel lowest, high offsets, a gap between fields. */
+static const struct nvm_addr_format ppaf_reversed = {
+	.ch_offset = 0,    .ch_len = 4,
+	.lun_offset = 4,   .lun_len = 3,
+	.pln_offset = 8,   .pln_len = 2,
+	.blk_offset = 10,  .blk_len = 12,
+	.pg_offset = 30,   .pg_len = 10,
+	.sect_offset = 60, .sect_len = 4,
+};
+
+static struct ppa_addr mkppa(u64 ch, u64 lun, u64 pl, u64 blk, u64 pg, u64 sec)
+{
+	struct ppa_addr p = { .ppa = 0 };
+
+	p.g.ch = ch;
+	p.g.lun = lun;
+	p.g.pl = pl;
+	p.g.blk = blk;
+	p.g.pg = pg;
+	p.g.sec = sec;
+	return p;
+}
+
+static u64 fmask(u8 len)
+{
+	return len >= 64 ? ~0ULL : (1ULL << len) - 1;
+}
+
+static void roundtrip(struct kunit *test, const struct nvm_addr_format *f)
+{
+	static const u64 seeds[] = { 0, 1, 2, 3, 0x5a5a, 0xffff, 0x1234, 0x7 };
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(seeds); i++) {
+		u64 s = seeds[i];
+		struct ppa_addr g = mkppa(s & fmask(f->ch_len),
+					  (s >> 1) & fmask(f->lun_len),
+					  (s >> 2) & fmask(f->pln_len),
+					  (s * 7) & fmask(f->blk_len),
+					  (s * 3) & fmask(f->pg_len),
+					  (s >> 3) & fmask(f->sect_len));
+		struct ppa_addr d = nvm_generic_to_dev(f, g);
+		struct ppa_addr back = nvm_dev_to_generic(f, d);
+
+		KUNIT_EXPECT_EQ_MSG(test, back.ppa, g.ppa, "seed %llu", s);
+	}
+}
+
+static void nvm_ppa_roundtrip_generic(struct kunit *test)
+{
+	struct ppa_addr g = mkppa(5, 3, 1, 1000, 200, 3);
+
+	roundtrip(test, &ppaf_generic);
+	KUNIT_EXPECT_EQ(test, nvm_generic_to_dev(&ppaf_generic, g).ppa, g.ppa);
+}
+
+static void nvm_ppa_roundtrip_packed(struct kunit *test)
+{
+	struct ppa_addr g = mkppa(1, 2, 1, 513, 257, 3);
+	u64 want = 3ULL | 1ULL << 2 | 257ULL << 3 | 513ULL << 12 |
+		   2ULL << 22 | 1ULL << 24;
+
+	roundtrip(test, &ppaf_packed);
+	KUNIT_EXPECT_EQ(test, nvm_generic_to_dev(&ppaf_packed, g).ppa, want);
+	KUNIT_EXPECT_EQ(test, nvm_dev_to_generic(&ppaf_packed,
+				(struct ppa_addr){ .ppa = want }).ppa, g.ppa);
+}
+
+static void nvm_ppa_roundtrip_reversed(struct kunit *test)
+{
+	struct ppa_addr g = mkppa(9, 6, 3, 4095, 1023, 15);
+	u64 want = 9ULL | 6ULL << 4 | 3ULL << 8 | 4095ULL << 10 |
+		   1023ULL << 30 | 15ULL << 60;
+
+	roundtrip(test, &ppaf_reversed);
+	KUNIT_EXPECT_EQ(test, nvm_generic_to_dev(&ppaf_reversed, g).ppa, want);
+}
+
+static void nvm_ppa_empty(struct kunit *test)
+{
+	struct ppa_addr e = { .ppa = ADDR_EMPTY };
+
+	KUNIT_EXPECT_EQ(test, nvm_generic_to_dev(&ppaf_packed, e).ppa, ADDR_EMPTY);
+	KUNIT_EXPECT_EQ(test, nvm_dev_to_generic(&ppaf_packed, e).ppa, ADDR_EMPTY);
+}
+
+/* A valid identity: 2 ch x 4 LUN x 2 planes x 64 blk x 32 pg x 4 sectors. */
+static void good_id(struct nvm_id *id)
+{
+	memset(id, 0, sizeof(*id));
+	id->ver_id = 1;
+	id->cgrps = 1;
+	id->cap = NVM_ID_CAP_BBT;
+	id->ppaf = ppaf_packed;
+	id->ppaf.pg_len = 5;
+	id->ppaf.blk_offset = 8;
+	id->ppaf.blk_len = 6;
+	id->ppaf.lun_offset = 14;
+	id->ppaf.ch_offset = 16;
+	id->groups[0].num_ch = 2;
+	id->groups[0].num_lun = 4;
+	id->groups[0].num_pln = 2;
+	id->groups[0].num_blk = 64;
+	id->groups[0].num_pg = 32;
+	id->groups[0].fpg_sz = 16384;
+	id->groups[0].csecs = 4096;
+	id->groups[0].sos = 16;
+	id->groups[0].mpos = 0x020202;
+}
+
+static void nvm_geo_good(struct kunit *test)
+{
+	struct nvm_id id;
+	struct nvm_geo geo;
+
+	good_id(&id);
+	KUNIT_ASSERT_EQ(test, nvm_validate_identity(&id, "kunit"), 0);
+	nvm_geo_from_identity(&id, &geo);
+	KUNIT_EXPECT_EQ(test, geo.nr_luns, 8);
+	KUNIT_EXPECT_EQ(test, geo.sec_per_pg, 4);
+	KUNIT_EXPECT_EQ(test, geo.sec_per_pl, 8);
+	KUNIT_EXPECT_EQ(test, geo.sec_per_blk, 8 * 32);
+	KUNIT_EXPECT_EQ(test, geo.sec_per_lun, 8 * 32 * 64);
+	KUNIT_EXPECT_EQ(test, geo.nr_secs, 8ULL * 32 * 64 * 8);
+	KUNIT_EXPECT_EQ(test, geo.plane_mode, NVM_PLANE_DOUBLE);
+	KUNIT_EXPECT_EQ(test, geo.oob_size, 16);
+}
+
+struct bad_id_case {
+	const char *what;
+	void (*mutate)(struct nvm_id *id);
+};
+
+static void bad_ver(struct nvm_id *id) { id->ver_id = 2; }
+static void bad_cgrps(struct nvm_id *id) { id->cgrps = 2; }
+static void bad_mtype(struct nvm_id *id) { id->groups[0].mtype = 1; }
+static void bad_fmtype(struct nvm_id *id) { id->groups[0].fmtype = 2; }
+static void bad_no_ch(struct nvm_id *id) { id->groups[0].num_ch = 0; }
+static void bad_many_ch(struct nvm_id *id) { id->groups[0].num_ch = 200; }
+static void bad_no_lun(struct nvm_id *id) { id->groups[0].num_lun = 0; }
+static void bad_pln(struct nvm_id *id) { id->groups[0].num_pln = 3; }
+static void bad_no_blk(struct nvm_id *id) { id->groups[0].num_blk = 0; }
+static void bad_no_pg(struct nvm_id *id) { id->groups[0].num_pg = 0; }
+static void bad_csecs(struct nvm_id *id) { id->groups[0].csecs = 512; }
+static void bad_fpg(struct nvm_id *id) { id->groups[0].fpg_sz = 6000; }
+static void bad_fpg0(struct nvm_id *id) { id->groups[0].fpg_sz = 0; }
+static void bad_sos(struct nvm_id *id) { id->groups[0].sos = 4096; }
+static void bad_mpos(struct nvm_id *id) { id->groups[0].mpos = 0x040404; }
+static void bad_ppaf_64(struct nvm_id *id) { id->ppaf.ch_offset = 63; id->ppaf.ch_len = 2; }
+static void bad_ppaf_overlap(struct nvm_id *id) { id->ppaf.blk_offset = 4; }
+static void bad_ppaf_narrow(struct nvm_id *id) { id->ppaf.blk_len = 5; }
+
+static void bad_overflow(struct nvm_id *id)
+{
+	/* 8 sectors * 4 planes * 65535 pages * 65535 blocks per LUN */
+	id->groups[0].fpg_sz = 4096 * 8;
+	id->groups[0].num_pln = 4;
+	id->groups[0].mpos = 0x040404;
+	id->groups[0].num_pg = 65535;
+	id->groups[0].num_blk = 65535;
+	id->ppaf.sect_len = 3;
+	id->ppaf.pln_offset = 3;  id->ppaf.pln_len = 2;
+	id->ppaf.pg_offset = 5;   id->ppaf.pg_len = 16;
+	id->ppaf.blk_offset = 21; id->ppaf.blk_len = 16;
+	id->ppaf.lun_offset = 37; id->ppaf.lun_len = 3;
+	id->ppaf.ch_offset = 40;  id->ppaf.ch_len = 1;
+}
+
+static const struct bad_id_case bad_cases[] = {
+	{ "ver_id != 1", bad_ver },
+	{ "cgrps != 1", bad_cgrps },
+	{ "mtype not NAND", bad_mtype },
+	{ "fmtype > 1", bad_fmtype },
+	{ "num_ch 0", bad_no_ch },
+	{ "num_ch > 128", bad_many_ch },
+	{ "num_lun 0", bad_no_lun },
+	{ "num_pln 3", bad_pln },
+	{ "num_blk 0", bad_no_blk },
+	{ "num_pg 0", bad_no_pg },
+	{ "csecs 512", bad_csecs },
+	{ "fpg_sz not a multiple of csecs", bad_fpg },
+	{ "fpg_sz 0", bad_fpg0 },
+	{ "sos too large", bad_sos },
+	{ "quad-plane mpos on 2 planes", bad_mpos },
+	{ "ppaf beyond 64 bits", bad_ppaf_64 },
+	{ "ppaf fields overlap", bad_ppaf_overlap },
+	{ "ppaf field too narrow", bad_ppaf_narrow },
+	{ "sectors per LUN overflow", bad_overflow },
+};
+
+static void nvm_geo_rejects(struct kunit *test)
+{
+	struct nvm_id id;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(bad_cases); i++) {
+		good_id(&id);
+		bad_cases[i].mutate(&id);
+		KUNIT_EXPECT_EQ_MSG(test, nvm_validate_identity(&id, "kunit"),
+				    -EINVAL, "case: %s", bad_cases[i].what);
+	}
+}
+
+static void nvm_blk_off_order(struct kunit *test)
+{
+	struct nvm_id id;
+	struct nvm_geo geo;
+	struct ppa_addr blk = mkppa(1, 3, 0, 17, 0, 0);
+	unsigned int off;
+
+	good_id(&id);
+	nvm_geo_from_identity(&id, &geo);
+	for (off = 0; off < geo.sec_per_blk; off++) {
+		struct ppa_addr p = nvm_blk_off_to_ppa(&geo, blk, off);
+
+		KUNIT_ASSERT_EQ(test, nvm_ppa_to_blk_off(&geo, p), off);
+		KUNIT_ASSERT_EQ(test, (u64)p.g.blk, 17ULL);
+		KUNIT_ASSERT_EQ(test, (u64)p.g.ch, 1ULL);
+		KUNIT_ASSERT_EQ(test, (u64)p.g.lun, 3ULL);
+		KUNIT_ASSERT_LT(test, (int)p.g.sec, geo.sec_per_pg);
+		KUNIT_ASSERT_LT(test, (int)p.g.pl, geo.nr_planes);
+		KUNIT_ASSERT_LT(test, (int)p.g.pg, geo.pgs_per_blk);
+	}
+	/* page-major: the 9th sector (4 sectors x 2 planes) opens page 1 */
+	KUNIT_EXPECT_EQ(test, (u64)nvm_blk_off_to_ppa(&geo, blk, 8).g.pg, 1ULL);
+	KUNIT_EXPECT_EQ(test, (u64)nvm_blk_off_to_ppa(&geo, blk, 4).g.pl, 1ULL);
+}
+
+static struct kunit_case nvm_ppa_cases[] = {
+	KUNIT_CASE(nvm_ppa_roundtrip_generic),
+	KUNIT_CASE(nvm_ppa_roundtrip_packed),
+	KUNIT_CASE(nvm_ppa_roundtrip_reversed),
+	KUNIT_CASE(nvm_ppa_empty),
+	KUNIT_CASE(nvm_blk_off_order),
+	{}
+};
+
+static struct kunit_suite nvm_ppa_suite = {
+	.name = "lightnvm_ppa",
+	.test_cases = nvm_ppa_cases,
+};
+
+static struct kunit_case nvm_geo_cases[] = {
+	KUNIT_CASE(nvm_geo_good),
+	KUNIT_CASE(nvm_geo_rejects),
+	{}
+};
+
+static struct kunit_suite nvm_geo_suite = {
+	.name = "lightnvm_geo",
+	.test_cases = nvm_geo_cases,
+};
+
+kunit_test_suites(&nvm_ppa_suite, &nvm_geo_suite);
+
+MODULE_DESCRIPTION("KUnit tests for the LightNVM core");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,651 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * In-kernel API of LightNVM, the Open-Channel SSD subsystem: the device
+ * operations a driver implements, the geometry and address formats, the
+ * physical I/O request, and the registries of media managers and targets.
+ *
+ * Three layers talk through this header:
+ *
+ *  - device drivers (NVMe, the memory-backed nvm_mem device) fill in a
+ *    &struct nvm_dev_ops and call nvm_register();
+ *  - media managers (gennvm) own the per-LUN block lists of a device and
+ *    register a &struct nvm_mm_type;
+ *  - targets (rrpc) register a &struct nvm_tgt_type; the core creates
+ *    their block device and calls into them.
+ *
+ * Addresses: targets and media managers use the generic &struct ppa_addr
+ * layout. The core converts them to the device's own format (described by
+ * the identity's &struct nvm_addr_format) before calling the driver, and
+ * back before completing the request, so drivers only ever see device-format
+ * addresses and everything above the core only ever sees generic ones.
+ */
+#ifndef _LINUX_LIGHTNVM_H
+#define _LINUX_LIGHTNVM_H
+
+#include <linux/types.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/spinlock.h>
+#include <linux/device.h>
+#include <linux/blk-mq.h>
+#include <uapi/linux/lightnvm.h>
+
+/* Maximum number of addresses in one physical command (vector I/O). */
+#define NVM_MAX_VLBA		64
+
+/* Device completion status codes (Open-Channel SSD 1.2). */
+enum {
+	NVM_RSP_SUCCESS		= 0x0,
+	NVM_RSP_NOT_CHANGEABLE	= 0x1,
+	NVM_RSP_ERR_FAILWRITE	= 0x40ff,
+	NVM_RSP_ERR_EMPTYPAGE	= 0x42ff,
+	NVM_RSP_ERR_FAILECC	= 0x4281,
+	NVM_RSP_ERR_FAILCRC	= 0x4004,
+	NVM_RSP_ERR_FAILERASE	= 0x4005,	/* our code for a failed erase */
+	NVM_RSP_WARN_HIGHECC	= 0x4700,
+};
+
+/* Physical and hybrid command opcodes (NVMe I/O command set). */
+enum {
+	NVM_OP_HBREAD		= 0x02,
+	NVM_OP_HBWRITE		= 0x81,
+	NVM_OP_PWRITE		= 0x91,
+	NVM_OP_PREAD		= 0x92,
+	NVM_OP_ERASE		= 0x90,
+};
+
+/* Admin opcodes (Open-Channel SSD 1.2). */
+enum {
+	NVM_ADMIN_IDENTITY	= 0xe2,
+	NVM_ADMIN_GET_L2P_TBL	= 0xea,
+	NVM_ADMIN_GET_BB_TBL	= 0xf2,
+	NVM_ADMIN_SET_BB_TBL	= 0xf1,
+};
+
+/* Command control flags (the 16-bit "control" field of a physical command). */
+enum {
+	NVM_IO_SNGL_ACCESS	= 0x0,
+	NVM_IO_DUAL_ACCESS	= 0x1,
+	NVM_IO_QUAD_ACCESS	= 0x2,
+	NVM_IO_SUSPEND		= 0x80,
+	NVM_IO_SLC_MODE		= 0x100,
+	NVM_IO_SCRAMBLE_DISABLE	= 0x200,
+};
+
+/* Block states in the bad block table (one byte per block and plane). */
+enum {
+	NVM_BLK_T_FREE		= 0x0,
+	NVM_BLK_T_BAD		= 0x1,
+	NVM_BLK_T_GRWN_BAD	= 0x2,
+	NVM_BLK_T_DEV		= 0x4,
+	NVM_BLK_T_HOST		= 0x8,
+};
+
+/* Identity capabilities (&nvm_id.cap) and device modes (&nvm_id.dom). */
+enum {
+	NVM_ID_CAP_BBT		= 0x1,
+	NVM_ID_CAP_CMD_SUSPEND	= 0x2,
+	NVM_ID_DOM_L2P		= 0x1,	/* device keeps an L2P table (hybrid) */
+};
+
+/* Plane access modes, derived from &nvm_id_group.mpos. */
+enum {
+	NVM_PLANE_SINGLE	= 1,
+	NVM_PLANE_DOUBLE	= 2,
+	NVM_PLANE_QUAD		= 4,
+};
+
+/**
+ * struct nvm_addr_format - where each address field sits in a device address
+ *
+ * Offsets and lengths in bits, as reported in the identity (``ppaf``).
+ * The four reserved bytes complete the 16 bytes of the on-wire layout.
+ */
+struct nvm_addr_format {
+	u8	ch_offset;
+	u8	ch_len;
+	u8	lun_offset;
+	u8	lun_len;
+	u8	pln_offset;
+	u8	pln_len;
+	u8	blk_offset;
+	u8	blk_len;
+	u8	pg_offset;
+	u8	pg_len;
+	u8	sect_offset;
+	u8	sect_len;
+	u8	res[4];
+};
+
+/**
+ * struct nvm_id_group - one configuration group of the identity, host endian
+ * @mtype: media type (0: NAND)
+ * @fmtype: flash media type (0: SLC, 1: MLC)
+ * @num_ch: channels
+ * @num_lun: LUNs per channel
+ * @num_pln: planes per LUN
+ * @num_blk: blocks per plane
+ * @num_pg: pages per block
+ * @fpg_sz: flash page size in bytes
+ * @csecs: sector size in bytes
+ * @sos: out-of-band (metadata) bytes per sector
+ * @trdt: typical page read time (ns)
+ * @trdm: maximum page read time (ns)
+ * @tprt: typical page program time (ns)
+ * @tprm: maximum page program time (ns)
+ * @tbet: typical block erase time (ns)
+ * @tbem: maximum block erase time (ns)
+ * @mpos: multi-plane operation support
+ * @mccap: media and controller capabilities
+ * @cpar: channel parallelism
+ */
+struct nvm_id_group {
+	u8	mtype;
+	u8	fmtype;
+	u8	num_ch;
+	u8	num_lun;
+	u8	num_pln;
+	u16	num_blk;
+	u16	num_pg;
+	u16	fpg_sz;
+	u16	csecs;
+	u16	sos;
+	u32	trdt;
+	u32	trdm;
+	u32	tprt;
+	u32	tprm;
+	u32	tbet;
+	u32	tbem;
+	u32	mpos;
+	u32	mccap;
+	u16	cpar;
+};
+
+/**
+ * struct nvm_id - device identity (Open-Channel SSD 1.2), host endian
+ * @ver_id: specification version; only 1 is supported
+ * @vmnt: vendor NVM opcode command set
+ * @cgrps: number of configuration groups; only 1 is supported
+ * @cap: capabilities (%NVM_ID_CAP_*)
+ * @dom: device operating mode (%NVM_ID_DOM_*)
+ * @ppaf: device address format
+ * @groups: configuration groups; only groups[0] is used
+ */
+struct nvm_id {
+	u8	ver_id;
+	u8	vmnt;
+	u8	cgrps;
+	u32	cap;
+	u32	dom;
+	struct nvm_addr_format ppaf;
+	struct nvm_id_group groups[4];
+};
+
+/**
+ * struct ppa_addr - generic physical page address
+ * @ppa: the raw 64-bit value; %ADDR_EMPTY (all ones) means "no address"
+ * @g: the generic layout, low bits first
+ *
+ * Every address handed to or returned by the core is in this layout; drivers
+ * receive device-format addresses (see nvm_generic_to_dev()).
+ */
+struct ppa_addr {
+	union {
+		u64 ppa;
+		struct {
+			u64 blk		: 16;
+			u64 pg		: 16;
+			u64 sec		: 8;
+			u64 pl		: 8;
+			u64 lun		: 8;
+			u64 ch		: 7;
+			u64 reserved	: 1;
+		} g;
+	};
+};
+
+#define ADDR_EMPTY (~0ULL)
+
+/**
+ * struct nvm_geo - geometry of a device, derived from its identity
+ * @nr_chnls: channels
+ * @luns_per_chnl: LUNs per channel
+ * @nr_luns: LUNs in the device (@nr_chnls * @luns_per_chnl)
+ * @nr_planes: planes per LUN
+ * @blks_per_lun: blocks per LUN (per plane)
+ * @pgs_per_blk: pages per block
+ * @sec_per_pg: sectors per flash page (per plane)
+ * @sec_size: sector size in bytes (4096)
+ * @oob_size: out-of-band bytes per sector
+ * @plane_mode: %NVM_PLANE_SINGLE, %NVM_PLANE_DOUBLE or %NVM_PLANE_QUAD
+ * @sec_per_pl: sectors written by one multi-plane program (sec_per_pg * nr_planes)
+ * @sec_per_blk: sectors in a block across its planes
+ * @sec_per_lun: sectors in a LUN
+ * @nr_secs: sectors in the device
+ * @max_rq_size: largest data transfer of one command, in bytes
+ *
+ * A "block" above the driver is a block index in a LUN taken across all its
+ * planes, written in multi-plane page order (see nvm_blk_off_to_ppa()).
+ */
+struct nvm_geo {
+	int	nr_chnls;
+	int	luns_per_chnl;
+	int	nr_luns;
+	int	nr_planes;
+	int	blks_per_lun;
+	int	pgs_per_blk;
+	int	sec_per_pg;
+	int	sec_size;
+	int	oob_size;
+	int	plane_mode;
+	int	sec_per_pl;
+	int	sec_per_blk;
+	int	sec_per_lun;
+	u64	nr_secs;
+	int	max_rq_size;
+};
+
+struct nvm_dev;
+struct nvm_rq;
+struct nvm_block;
+struct nvm_lun;
+struct nvm_target;
+
+typedef void (nvm_end_io_fn)(struct nvm_rq *rqd);
+
+/**
+ * struct nvm_dev_ops - operations of an open-channel device driver
+ * @identity: read the identity into @id (host endian)
+ * @get_l2p_tbl: optional, for devices that keep an L2P map
+ * @get_bb_tbl: read the bad block table of the LUN addressed by @ppa
+ *	(device format, ch and lun set) into @blks, which holds
+ *	blks_per_lun * nr_planes bytes, one %NVM_BLK_T_* per block and plane
+ *	(block-major: blks[blk * nr_planes + pl])
+ * @set_bb_tbl: set the state @type of the @nr_ppas blocks at @ppas
+ *	(device format, pl set, pg and sec ignored)
+ * @submit_io: start the read or write @rqd (%NVM_OP_PREAD / %NVM_OP_PWRITE);
+ *	returns 0 once the request is owned by the driver, which then calls
+ *	nvm_end_io() exactly once, from any context
+ * @erase_block: start the erase @rqd (%NVM_OP_ERASE), same contract
+ * @create_dma_pool: create a pool of @size-byte DMA-able buffers
+ * @destroy_dma_pool: destroy a pool
+ * @dev_dma_alloc: allocate from a pool, returning the bus address in @dma
+ * @dev_dma_free: free to a pool
+ * @max_phys_sect: most addresses in one command (at most %NVM_MAX_VLBA)
+ *
+ * All addresses passed to these operations are in device format.
+ */
+struct nvm_dev_ops {
+	int	(*identity)(struct nvm_dev *dev, struct nvm_id *id);
+	int	(*get_l2p_tbl)(struct nvm_dev *dev, u64 slba, u32 nlb,
+			       int (*update_l2p)(u64 slba, u32 nlb, __le64 *map,
+						 void *priv),
+			       void *priv);
+	int	(*get_bb_tbl)(struct nvm_dev *dev, struct ppa_addr ppa, u8 *blks);
+	int	(*set_bb_tbl)(struct nvm_dev *dev, struct ppa_addr *ppas,
+			      int nr_ppas, int type);
+	int	(*submit_io)(struct nvm_dev *dev, struct nvm_rq *rqd);
+	int	(*erase_block)(struct nvm_dev *dev, struct nvm_rq *rqd);
+	void	*(*create_dma_pool)(struct nvm_dev *dev, const char *name,
+				    size_t size);
+	void	(*destroy_dma_pool)(void *pool);
+	void	*(*dev_dma_alloc)(struct nvm_dev *dev, void *pool, gfp_t gfp,
+				  dma_addr_t *dma);
+	void	(*dev_dma_free)(void *pool, void *vaddr, dma_addr_t dma);
+	unsigned int max_phys_sect;
+};
+
+/**
+ * struct nvm_rq - a physical I/O request
+ * @dev: device the request is for
+ * @bio: data (reads and writes): @nr_ppas sectors of geo.sec_size bytes,
+ *	in the order of the addresses; %NULL for erase
+ * @ppa_addr: the address when @nr_ppas == 1
+ * @ppa_list: the addresses when @nr_ppas > 1 (from nvm_alloc_ppalist())
+ * @dma_ppa_list: bus address of @ppa_list
+ * @meta_list: @nr_ppas * geo.oob_size bytes of per-sector OOB metadata,
+ *	written with the data or filled in by a read; may be %NULL
+ * @dma_meta_list: bus address of @meta_list
+ * @end_io: called once on completion, in any context
+ * @opcode: %NVM_OP_PREAD, %NVM_OP_PWRITE or %NVM_OP_ERASE
+ * @nr_ppas: number of addresses (1..max_phys_sect)
+ * @flags: %NVM_IO_* control flags; the core adds the plane access mode
+ * @error: 0, or the %NVM_RSP_* status of the command
+ * @ppa_status: bit i set when address i failed (valid when @error != 0;
+ *	a driver that cannot tell sets all bits)
+ * @private: owner's data
+ * @core_private: owned by the core while the request is in flight
+ */
+struct nvm_rq {
+	struct nvm_dev		*dev;
+	struct bio		*bio;
+	union {
+		struct ppa_addr	ppa_addr;
+		struct ppa_addr	*ppa_list;
+	};
+	dma_addr_t		dma_ppa_list;
+	void			*meta_list;
+	dma_addr_t		dma_meta_list;
+	nvm_end_io_fn		*end_io;
+	u8			opcode;
+	u16			nr_ppas;
+	u16			flags;
+	int			error;
+	u64			ppa_status;
+	void			*private;
+	void			*core_private;
+};
+
+/* Block states kept by the media manager (&nvm_block.state). */
+enum {
+	NVM_BLK_ST_FREE		= 0x1,	/* erased, on the LUN's free list */
+	NVM_BLK_ST_OPEN		= 0x2,	/* handed to a target */
+	NVM_BLK_ST_BAD		= 0x8,	/* factory or grown bad */
+};
+
+/**
+ * struct nvm_lun - one LUN as the media manager sees it
+ * @id: LUN index in the device (ch * luns_per_chnl + lun_id)
+ * @lun_id: LUN index within its channel
+ * @chnl_id: channel index
+ * @lock: protects the media manager's lists of this LUN and
+ *	@nr_free_blocks; targets must not take it
+ * @nr_free_blocks: blocks on the free list
+ * @nr_bad_blocks: factory and grown bad blocks
+ * @blocks: the LUN's blocks, indexed by block id
+ */
+struct nvm_lun {
+	int			id;
+	int			lun_id;
+	int			chnl_id;
+	spinlock_t		lock;
+	unsigned int		nr_free_blocks;
+	unsigned int		nr_bad_blocks;
+	struct nvm_block	*blocks;
+};
+
+/**
+ * struct nvm_block - one block (across its planes) of a LUN
+ * @list: on the media manager's free/used/bad list of the LUN
+ * @lun: the LUN the block is in
+ * @id: block index in the LUN
+ * @state: %NVM_BLK_ST_*
+ * @priv: the owning target's data while the block is handed out
+ */
+struct nvm_block {
+	struct list_head	list;
+	struct nvm_lun		*lun;
+	unsigned int		id;
+	int			state;
+	void			*priv;
+};
+
+/* nvm_get_blk() flags */
+enum {
+	NVM_IOTYPE_NONE	= 0,
+	NVM_IOTYPE_GC	= 1,	/* GC may take the last free blocks of a LUN */
+};
+
+/**
+ * struct nvm_mm_type - a media manager, registered by name
+ * @name: unique name, at most %NVM_MMTYPE_LEN - 1 characters ("gennvm")
+ * @version: major, minor, patch
+ * @register_mgr: bind to @dev (load its bad block tables, build lists)
+ * @unregister_mgr: unbind; no target of @dev exists any more
+ * @get_blk: take a free block of @lun, or %NULL if none may be taken
+ * @put_blk: give back a block; it becomes free once erased by the manager
+ *	or the caller (see nvm_erase_blk())
+ * @erase_blk: erase @blk synchronously
+ * @mark_blk: record the state @type (%NVM_BLK_T_GRWN_BAD, ...) of the
+ *	block at @ppa (generic) in the device's table
+ * @get_lun: LUN @lunid of the device
+ * @reserve_lun: reserve LUNs [@begin, @end] for one target; -EBUSY if any
+ *	is taken
+ * @release_lun: release a reservation
+ * @factory: erase and reset marks per %NVM_FACTORY_* @flags
+ * @owner: the module implementing the manager
+ * @list: on the core's list of managers
+ */
+struct nvm_mm_type {
+	const char		*name;
+	unsigned int		version[3];
+	int	(*register_mgr)(struct nvm_dev *dev);
+	void	(*unregister_mgr)(struct nvm_dev *dev);
+	struct nvm_block *(*get_blk)(struct nvm_dev *dev, struct nvm_lun *lun,
+				     unsigned long flags);
+	void	(*put_blk)(struct nvm_dev *dev, struct nvm_block *blk);
+	int	(*erase_blk)(struct nvm_dev *dev, struct nvm_block *blk,
+			     unsigned long flags);
+	void	(*mark_blk)(struct nvm_dev *dev, struct ppa_addr ppa, int type);
+	struct nvm_lun *(*get_lun)(struct nvm_dev *dev, int lunid);
+	int	(*reserve_lun)(struct nvm_dev *dev, int begin, int end);
+	void	(*release_lun)(struct nvm_dev *dev, int begin, int end);
+	int	(*factory)(struct nvm_dev *dev, int flags);
+	struct module		*owner;
+	struct list_head	list;
+};
+
+/**
+ * struct nvm_tgt_conf - what the user asked for when creating a target
+ * @lun_begin: first LUN (device index)
+ * @lun_end: last LUN, inclusive
+ * @over_prov: over-provisioning in percent, 0 for the target's default
+ * @flags: %NVM_TARGET_* flags of the create request
+ */
+struct nvm_tgt_conf {
+	int	lun_begin;
+	int	lun_end;
+	int	over_prov;
+	u32	flags;
+};
+
+/**
+ * struct nvm_tgt_type - a target type, registered by name
+ * @name: unique name, at most %NVM_TTYPE_NAME_MAX - 1 characters ("rrpc")
+ * @version: major, minor, patch
+ * @mq_ops: blk-mq operations of the target's disk; the queue's
+ *	queuedata is the pointer returned by @init
+ * @cmd_size: per-request private bytes (blk_mq_rq_to_pdu())
+ * @queue_depth: tags per hardware queue
+ * @init: set up a target on @tgt's LUNs; @disk is allocated but not yet
+ *	added: set its capacity and queue limits here. Returns the
+ *	target's private data or an ERR_PTR().
+ * @exit: tear down; called after the disk was deleted and its queue
+ *	drained, so no request of the target is in flight
+ * @groups: sysfs attribute groups of the disk, or %NULL
+ * @owner: the module implementing the target; the core holds a reference
+ *	for every target of this type
+ * @list: on the core's list of target types
+ */
+struct nvm_tgt_type {
+	const char			*name;
+	unsigned int			version[3];
+	const struct blk_mq_ops		*mq_ops;
+	unsigned int			cmd_size;
+	unsigned int			queue_depth;
+	void	*(*init)(struct nvm_target *tgt, struct gendisk *disk,
+			 const struct nvm_tgt_conf *conf);
+	void	(*exit)(void *private);
+	const struct attribute_group	**groups;
+	struct module			*owner;
+	struct list_head		list;
+};
+
+/**
+ * struct nvm_target - one target instance
+ * @list: on the core's list of targets
+ * @dev: the device it lives on
+ * @type: its type
+ * @disk: its block device
+ * @tag_set: the disk's blk-mq tag set
+ * @conf: what it was created with
+ * @private: what @type->init returned
+ */
+struct nvm_target {
+	struct list_head	list;
+	struct nvm_dev		*dev;
+	struct nvm_tgt_type	*type;
+	struct gendisk		*disk;
+	struct blk_mq_tag_set	tag_set;
+	struct nvm_tgt_conf	conf;
+	void			*private;
+};
+
+/**
+ * struct nvm_dev - a registered open-channel device
+ * @ops: the driver's operations
+ * @name: name under which it is registered (e.g. "nvme0n1")
+ * @private_data: the driver's data
+ * @parent: the driver's device, parent of @dev in sysfs (may be %NULL)
+ * @dev: the device of class "lightnvm", /sys/class/lightnvm/<name>
+ * @identity: identity as read at registration
+ * @geo: derived geometry
+ * @ppaf: copy of identity.ppaf
+ * @mm: bound media manager, or %NULL; set and cleared under the core's lock
+ * @mmp: the media manager's private data
+ * @dma_pool: pool of PAGE_SIZE DMA buffers for PPA and metadata lists
+ * @devices: on the core's list of devices
+ * @node: NUMA node
+ */
+struct nvm_dev {
+	const struct nvm_dev_ops *ops;
+	char			name[DISK_NAME_LEN];
+	void			*private_data;
+	struct device		*parent;
+	struct device		dev;
+	struct nvm_id		identity;
+	struct nvm_geo		geo;
+	struct nvm_addr_format	ppaf;
+	struct nvm_mm_type	*mm;
+	void			*mmp;
+	void			*dma_pool;
+	struct list_head	devices;
+	int			node;
+};
+
+/**
+ * nvm_generic_to_dev() - convert a generic address to the device format
+ * @ppaf: the device's address format
+ * @r: generic address
+ *
+ * Return: the device-format address; %ADDR_EMPTY stays %ADDR_EMPTY.
+ */
+static inline struct ppa_addr nvm_generic_to_dev(const struct nvm_addr_format *ppaf,
+						 struct ppa_addr r)
+{
+	struct ppa_addr l;
+
+	if (r.ppa == ADDR_EMPTY)
+		return r;
+	l.ppa = ((u64)r.g.blk) << ppaf->blk_offset;
+	l.ppa |= ((u64)r.g.pg) << ppaf->pg_offset;
+	l.ppa |= ((u64)r.g.sec) << ppaf->sect_offset;
+	l.ppa |= ((u64)r.g.pl) << ppaf->pln_offset;
+	l.ppa |= ((u64)r.g.lun) << ppaf->lun_offset;
+	l.ppa |= ((u64)r.g.ch) << ppaf->ch_offset;
+	return l;
+}
+
+static inline u64 nvm_field(u64 v, u8 off, u8 len)
+{
+	if (!len)
+		return 0;
+	return (v >> off) & (len >= 64 ? ~0ULL : ((1ULL << len) - 1));
+}
+
+/**
+ * nvm_dev_to_generic() - convert a device-format address to the generic one
+ * @ppaf: the device's address format
+ * @r: device-format address
+ *
+ * Return: the generic address; %ADDR_EMPTY stays %ADDR_EMPTY.
+ */
+static inline struct ppa_addr nvm_dev_to_generic(const struct nvm_addr_format *ppaf,
+						 struct ppa_addr r)
+{
+	struct ppa_addr l;
+
+	if (r.ppa == ADDR_EMPTY)
+		return r;
+	l.ppa = 0;
+	l.g.blk = nvm_field(r.ppa, ppaf->blk_offset, ppaf->blk_len);
+	l.g.pg = nvm_field(r.ppa, ppaf->pg_offset, ppaf->pg_len);
+	l.g.sec = nvm_field(r.ppa, ppaf->sect_offset, ppaf->sect_len);
+	l.g.pl = nvm_field(r.ppa, ppaf->pln_offset, ppaf->pln_len);
+	l.g.lun = nvm_field(r.ppa, ppaf->lun_offset, ppaf->lun_len);
+	l.g.ch = nvm_field(r.ppa, ppaf->ch_offset, ppaf->ch_len);
+	return l;
+}
+
+/**
+ * nvm_blk_off_to_ppa() - address of the @off-th sector written in a block
+ * @geo: device geometry
+ * @blk: generic address of the block (ch, lun, blk set)
+ * @off: sector offset in the block, 0 <= @off < geo->sec_per_blk
+ *
+ * Sectors of a block are programmed page by page; within a page, plane by
+ * plane (a multi-plane program), and within a plane, sector by sector.
+ *
+ * Return: the generic address of that sector.
+ */
+static inline struct ppa_addr nvm_blk_off_to_ppa(const struct nvm_geo *geo,
+						 struct ppa_addr blk,
+						 unsigned int off)
+{
+	struct ppa_addr p = blk;
+
+	p.g.pg = off / geo->sec_per_pl;
+	p.g.pl = (off / geo->sec_per_pg) % geo->nr_planes;
+	p.g.sec = off % geo->sec_per_pg;
+	return p;
+}
+
+/**
+ * nvm_ppa_to_blk_off() - inverse of nvm_blk_off_to_ppa()
+ * @geo: device geometry
+ * @p: generic sector address
+ *
+ * Return: the sector offset of @p within its block.
+ */
+static inline unsigned int nvm_ppa_to_blk_off(const struct nvm_geo *geo,
+					      struct ppa_addr p)
+{
+	return p.g.pg * geo->sec_per_pl + p.g.pl * geo->sec_per_pg + p.g.sec;
+}
+
+/* Registration of devices (drivers). */
+struct nvm_dev *nvm_alloc_dev(int node);
+int nvm_register(struct nvm_dev *dev);
+void nvm_unregister(struct nvm_dev *dev);
+void nvm_free_dev(struct nvm_dev *dev);
+
+/* Registration of media managers and target types. */
+int nvm_register_mm(struct nvm_mm_type *mt);
+void nvm_unregister_mm(struct nvm_mm_type *mt);
+int nvm_register_tgt_type(struct nvm_tgt_type *tt);
+void nvm_unregister_tgt_type(struct nvm_tgt_type *tt);
+
+/* Geometry. */
+int nvm_validate_identity(const struct nvm_id *id, const char *name);
+void nvm_geo_from_identity(const struct nvm_id *id, struct nvm_geo *geo);
+
+/* Requests. */
+int nvm_alloc_ppalist(struct nvm_dev *dev, struct nvm_rq *rqd, gfp_t gfp);
+void nvm_free_ppalist(struct nvm_dev *dev, struct nvm_rq *rqd);
+int nvm_alloc_meta(struct nvm_dev *dev, struct nvm_rq *rqd, gfp_t gfp);
+void nvm_free_meta(struct nvm_dev *dev, struct nvm_rq *rqd);
+int nvm_submit_io(struct nvm_dev *dev, struct nvm_rq *rqd);
+int nvm_submit_io_sync(struct nvm_dev *dev, struct nvm_rq *rqd);
+void nvm_end_io(struct nvm_rq *rqd);
+int nvm_erase_ppa(struct nvm_dev *dev, struct ppa_addr ppa);
+
+/* Media manager calls for targets. */
+struct nvm_block *nvm_get_blk(struct nvm_dev *dev, struct nvm_lun *lun,
+			      unsigned long flags);
+void nvm_put_blk(struct nvm_dev *dev, struct nvm_block *blk);
+int nvm_erase_blk(struct nvm_dev *dev, struct nvm_block *blk);
+void nvm_mark_blk(struct nvm_dev *dev, struct ppa_addr ppa, int type);
+struct nvm_lun *nvm_get_lun(struct nvm_dev *dev, int lunid);
+struct ppa_addr nvm_blk_to_ppa(struct nvm_dev *dev, struct nvm_block *blk);
+
+#endif /* _LINUX_LIGHTNVM_H */

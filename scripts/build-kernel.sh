@@ -1,0 +1,111 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Build the LightNVM test kernel: Debian's linux-source-6.1, our integration
+# patches, our tree overlaid as symlinks (so an edit here is picked up by the
+# next incremental build), configured from tinyconfig plus our fragment.
+#
+# Output: build/kernel/arch/x86/boot/bzImage and modules installed under
+# build/kmods/debug. Re-running only rebuilds what changed.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+B=$top/build
+SRC=$B/linux-src
+OBJ=$B/kernel
+FRAG=$top/tools/testing/lightnvm/kernel.config
+TARBALL=/usr/src/linux-source-6.1.tar.xz
+JOBS=${JOBS:-$(nproc)}
+
+# One build at a time (several shells may share this tree).
+mkdir -p "$B"
+exec 9>"$B/.kernel.lock"
+flock 9
+
+log() { echo "kernel: $*"; }
+
+# 1. Unpack the pristine source once.
+if [ ! -f "$SRC/.lightnvm-extracted" ]; then
+	log "unpacking $TARBALL (once, about a minute)"
+	rm -rf "$SRC" "$B/linux-source-6.1"
+	mkdir -p "$B"
+	tar -C "$B" -xJf "$TARBALL"
+	mv "$B/linux-source-6.1" "$SRC"
+	touch "$SRC/.lightnvm-extracted"
+fi
+
+# 2. Integration patches: when the set changed, revert the old set and apply
+#    the new one, so that no re-extraction (and no full rebuild) is needed.
+applied=$SRC/.lightnvm-patches
+mkdir -p "$applied"
+if ! diff -rq "$applied" "$top/patches/linux" >/dev/null 2>&1; then
+	for p in $(ls -r "$applied"/*.patch 2>/dev/null); do
+		log "reverting $(basename "$p")"
+		patch -d "$SRC" -p1 -R -s < "$p"
+		rm -f "$p"
+	done
+	for p in "$top"/patches/linux/*.patch; do
+		[ -e "$p" ] || continue
+		log "applying $(basename "$p")"
+		patch -d "$SRC" -p1 -s --no-backup-if-mismatch < "$p"
+		cp "$p" "$applied/"
+	done
+fi
+
+# 3. Overlay our sources as symlinks; drop links whose target went away.
+overlay() {
+	local path=$1
+	[ -e "$top/$path" ] || return 0
+	if [ -d "$top/$path" ]; then
+		mkdir -p "$SRC/$path"
+		cp -rsf "$top/$path/." "$SRC/$path/"
+		find "$SRC/$path" -xtype l -delete
+	else
+		mkdir -p "$(dirname "$SRC/$path")"
+		ln -sf "$top/$path" "$SRC/$path"
+	fi
+}
+overlay drivers/lightnvm
+overlay include/linux/lightnvm.h
+overlay include/uapi/linux/lightnvm.h
+overlay drivers/nvme/host/lightnvm.c
+overlay Documentation/lightnvm
+
+# 4. Configure when the fragment (or a Kconfig of ours) is newer than .config.
+mkdir -p "$OBJ"
+if [ ! -f "$OBJ/.config" ] || [ "$FRAG" -nt "$OBJ/.config" ] ||
+   [ -n "$(find "$top/drivers" -name Kconfig -newer "$OBJ/.config")" ] ||
+   [ -n "$(find "$top/patches/linux" -newer "$OBJ/.config")" ]; then
+	log "configuring (tinyconfig + $(basename "$FRAG"))"
+	make -s -C "$SRC" O="$OBJ" tinyconfig >/dev/null
+	KCONFIG_CONFIG="$OBJ/.config" "$SRC/scripts/kconfig/merge_config.sh" \
+		-m -O "$OBJ" "$OBJ/.config" "$FRAG" >/dev/null
+	make -s -C "$SRC" O="$OBJ" olddefconfig >/dev/null
+	# Every option we ask for must have survived olddefconfig.
+	bad=0
+	while read -r line; do
+		case "$line" in
+		CONFIG_*=*)
+			grep -qx "$line" "$OBJ/.config" ||
+				{ echo "kernel: config: $line did not stick" >&2; bad=1; }
+			;;
+		"# CONFIG_"*" is not set")
+			opt=${line#\# }; opt=${opt%% *}
+			grep -q "^$opt=" "$OBJ/.config" &&
+				{ echo "kernel: config: $opt should be unset" >&2; bad=1; }
+			;;
+		esac
+	done < "$FRAG"
+	[ $bad = 0 ] || exit 1
+	touch "$OBJ/.config"
+fi
+
+# 5. Build.
+log "building bzImage and modules (-j$JOBS)"
+make -s -C "$SRC" O="$OBJ" -j"$JOBS" bzImage modules
+
+# 6. Install modules where the initramfs builder picks them up.
+rm -rf "$B/kmods/debug"
+make -s -C "$SRC" O="$OBJ" INSTALL_MOD_PATH="$B/kmods/debug" \
+	INSTALL_MOD_STRIP=1 DEPMOD=/bin/true modules_install
+log "done: $(cat "$OBJ/include/config/kernel.release")"

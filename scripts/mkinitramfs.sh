@@ -1,0 +1,93 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Build the parts of the test initramfs. The kernel unpacks concatenated
+# cpio archives, so a boot image is assembled from:
+#
+#   base            busybox, kmod, e2fsprogs, fio, nvme-cli, util-linux
+#                   tools and their shared libraries (from Debian's
+#                   packages; rebuilt only when this script changes)
+#   mods-FLAVOR     /lib/modules/<release> of the kernel being booted
+#   run             /init, the test harness, the tests and our tools
+#                   (made per boot by the test runner: cheap)
+#
+# Usage: mkinitramfs.sh base | mods FLAVOR MODDIR | run OUT.cpio FILES...
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+B=$top/build/initramfs
+mkdir -p "$B"
+exec 9>"$B/.lock"
+flock 9
+
+# cpio_dir DIR OUT: pack DIR as a newc archive padded to 4 bytes.
+cpio_dir() {
+	(cd "$1" && find . -mindepth 1 | LC_ALL=C sort |
+		cpio -o -H newc --owner 0:0 --quiet) > "$2"
+}
+
+copy_with_libs() {
+	local root=$1; shift
+	local f lib
+	for f in "$@"; do
+		mkdir -p "$root$(dirname "$f")"
+		cp -L "$f" "$root$f"
+		for lib in $(ldd "$f" 2>/dev/null | grep -o '/[^ ]*' || true); do
+			[ -e "$root$lib" ] && continue
+			mkdir -p "$root$(dirname "$lib")"
+			cp -L "$lib" "$root$lib"
+		done
+	done
+}
+
+base() {
+	local sum stage out=$B/base.cpio.gz
+	sum=$(sha256sum "$0" | cut -d' ' -f1)
+	if [ -f "$out" ] && [ "$(cat "$B/base.sum" 2>/dev/null)" = "$sum" ]; then
+		return 0
+	fi
+	echo "initramfs: building the base image (busybox, fio, e2fsprogs, ...)"
+	stage=$B/base
+	rm -rf "$stage"
+	mkdir -p "$stage"/{bin,sbin,usr/bin,usr/sbin,etc,proc,sys,dev,tmp,mnt,root,lib/modules}
+	cp /bin/busybox "$stage/bin/busybox"
+	copy_with_libs "$stage" /bin/kmod /usr/bin/fio /sbin/mke2fs /sbin/e2fsck \
+		/sbin/debugfs /sbin/dumpe2fs /sbin/tune2fs /sbin/blkdiscard \
+		/sbin/fstrim /usr/sbin/nvme /sbin/blockdev
+	for t in modprobe insmod rmmod lsmod depmod modinfo; do
+		ln -sf ../bin/kmod "$stage/sbin/$t"
+	done
+	for t in mkfs.ext4 mkfs.ext2 mke2fs; do
+		ln -sf mke2fs "$stage/sbin/$t"
+	done
+	ln -sf e2fsck "$stage/sbin/fsck.ext4"
+	cp /etc/mke2fs.conf "$stage/etc/"
+	echo "root:x:0:0:root:/root:/bin/sh" > "$stage/etc/passwd"
+	echo "nobody:x:65534:65534:nobody:/:/bin/false" >> "$stage/etc/passwd"
+	printf 'root:x:0:\nnogroup:x:65534:\n' > "$stage/etc/group"
+	cpio_dir "$stage" "$B/base.cpio"
+	gzip -1 -f "$B/base.cpio"
+	# pad so that the next archive starts 4-byte aligned
+	truncate -s %4 "$out"
+	echo "$sum" > "$B/base.sum"
+	rm -rf "$stage"
+}
+
+# mods FLAVOR MODDIR: MODDIR holds lib/modules/<release>/...
+mods() {
+	local flavor=$1 moddir=$2 stage=$B/mods-$flavor rel
+	rm -rf "$stage"
+	mkdir -p "$stage"
+	cp -a "$moddir/lib" "$stage/"
+	for rel in "$stage"/lib/modules/*; do
+		depmod -b "$stage" "$(basename "$rel")"
+	done
+	cpio_dir "$stage" "$B/mods-$flavor.cpio"
+	rm -rf "$stage"
+}
+
+case "${1:-}" in
+base) base ;;
+mods) mods "$2" "$3" ;;
+*) echo "usage: $0 base | mods FLAVOR MODDIR" >&2; exit 2 ;;
+esac

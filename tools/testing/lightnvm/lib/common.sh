@@ -1,0 +1,42 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Helpers for test scripts, sourced in the guest before each test (busybox
+# sh). A test script defines DESCRIPTION, optionally TIMEOUT, EXPECT_SPLAT
+# and KMEMLEAK, a requires() that returns non-zero (after printing the
+# reason) when the test cannot run here, and a test() whose return status,
+# and stdout when a golden NAME.out file sits next to the script, decide
+# the result.
+
+# _have_module NAME: the module exists for the running kernel.
+_have_module() {
+	modprobe -n "$1" 2>/dev/null && return 0
+	echo "module $1 not available"
+	return 1
+}
+
+# _have_program NAME: the program is in the initramfs.
+_have_program() {
+	command -v "$1" >/dev/null 2>&1 && return 0
+	echo "program $1 not available"
+	return 1
+}
+
+# _fail MESSAGE: print a failure reason (to stderr, kept in the log).
+_fail() {
+	echo "FAIL: $*" >&2
+	return 1
+}
+
+# _modprobe_quiet NAME [ARGS]: load a module, failing the test if it can't.
+_modprobe() {
+	modprobe "$@" || { _fail "modprobe $* failed"; return 1; }
+}
+
+# _unload NAME...: unload modules, failing the test if one stays loaded.
+_unload() {
+	local m
+	for m in "$@"; do
+		[ -d "/sys/module/$m" ] || continue
+		rmmod "$m" || { _fail "rmmod $m failed"; return 1; }
+	done
+}
