@@ -392,9 +392,12 @@ enum {
  * @version: major, minor, patch
  * @register_mgr: bind to @dev (load its bad block tables, build lists)
  * @unregister_mgr: unbind; no target of @dev exists any more
- * @get_blk: take a free block of @lun, or %NULL if none may be taken
- * @put_blk: give back a block; it becomes free once erased by the manager
- *	or the caller (see nvm_erase_blk())
+ * @get_blk: take a free block of @lun, or %NULL if none may be taken.
+ *	The block is NOT guaranteed to be erased (a device keeps its media
+ *	across target re-creation and power cycles): the target erases it
+ *	with nvm_erase_blk() before its first program.
+ * @put_blk: give back a block the target no longer needs; its contents
+ *	are garbage from then on
  * @erase_blk: erase @blk synchronously
  * @mark_blk: record the state @type (%NVM_BLK_T_GRWN_BAD, ...) of the
  *	block at @ppa (generic) in the device's table
