@@ -18,7 +18,7 @@
 TOP	:= $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 B	:= $(TOP)/build
 KDIR	?= $(lastword $(sort $(wildcard /usr/src/linux-headers-6.1.*-amd64)))
-KREL	 = $(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null)
+KREL	 = $(shell sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' $(KDIR)/include/generated/utsrelease.h 2>/dev/null)
 JOBS	?= $(shell nproc)
 TESTS	?=
 CC	?= gcc

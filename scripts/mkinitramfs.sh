@@ -51,7 +51,7 @@ base() {
 	rm -rf "$stage"
 	mkdir -p "$stage"/{bin,sbin,usr/bin,usr/sbin,etc,proc,sys,dev,tmp,mnt,root,lib/modules}
 	cp /bin/busybox "$stage/bin/busybox"
-	copy_with_libs "$stage" /bin/kmod /usr/bin/fio /sbin/mke2fs /sbin/e2fsck \
+	copy_with_libs "$stage" /bin/dash /bin/kmod /usr/bin/fio /sbin/mke2fs /sbin/e2fsck \
 		/sbin/debugfs /sbin/dumpe2fs /sbin/tune2fs /sbin/blkdiscard \
 		/sbin/fstrim /usr/sbin/nvme /sbin/blockdev
 	for t in modprobe insmod rmmod lsmod depmod modinfo; do
@@ -75,7 +75,8 @@ base() {
 
 # mods FLAVOR MODDIR: MODDIR holds lib/modules/<release>/...
 mods() {
-	local flavor=$1 moddir=$2 stage=$B/mods-$flavor rel
+	local flavor=$1 moddir=$2 stage rel
+	stage=$B/mods-$flavor
 	rm -rf "$stage"
 	mkdir -p "$stage"
 	cp -a "$moddir/lib" "$stage/"

@@ -62,4 +62,3 @@ MODULE_AUTHOR("LightNVM port for Linux 6.1");
 MODULE_DESCRIPTION("Open-Channel SSD (LightNVM) core");
 MODULE_LICENSE("GPL");
 MODULE_VERSION("1.0.0");
-MODULE_ALIAS("devname:lightnvm/control");

@@ -10,7 +10,7 @@
 
 /* Generic layout itself: conversion must be the identity. */
 static const struct nvm_addr_format ppaf_generic = {
-	.blk_offset = 0,   .blk_len = 16,
+	.blk_len = 16,
 	.pg_offset = 16,   .pg_len = 16,
 	.sect_offset = 32, .sect_len = 8,
 	.pln_offset = 40,  .pln_len = 8,
@@ -20,7 +20,7 @@ static const struct nvm_addr_format ppaf_generic = {
 
 /* Packed, sector lowest (the QEMU OCSSD style). */
 static const struct nvm_addr_format ppaf_packed = {
-	.sect_offset = 0, .sect_len = 2,
+	.sect_len = 2,
 	.pln_offset = 2,  .pln_len = 1,
 	.pg_offset = 3,   .pg_len = 9,
 	.blk_offset = 12, .blk_len = 10,
@@ -30,7 +30,7 @@ static const struct nvm_addr_format ppaf_packed = {
 
 /* Channel lowest, high offsets, a gap between fields. */
 static const struct nvm_addr_format ppaf_reversed = {
-	.ch_offset = 0,    .ch_len = 4,
+	.ch_len = 4,
 	.lun_offset = 4,   .lun_len = 3,
 	.pln_offset = 8,   .pln_len = 2,
 	.blk_offset = 10,  .blk_len = 12,
@@ -86,14 +86,14 @@ static void nvm_ppa_roundtrip_generic(struct kunit *test)
 
 static void nvm_ppa_roundtrip_packed(struct kunit *test)
 {
-	struct ppa_addr g = mkppa(1, 2, 1, 513, 257, 3);
+	struct ppa_addr g = mkppa(1, 2, 1, 513, 257, 3), d;
 	u64 want = 3ULL | 1ULL << 2 | 257ULL << 3 | 513ULL << 12 |
 		   2ULL << 22 | 1ULL << 24;
 
 	roundtrip(test, &ppaf_packed);
 	KUNIT_EXPECT_EQ(test, nvm_generic_to_dev(&ppaf_packed, g).ppa, want);
-	KUNIT_EXPECT_EQ(test, nvm_dev_to_generic(&ppaf_packed,
-				(struct ppa_addr){ .ppa = want }).ppa, g.ppa);
+	d.ppa = want;
+	KUNIT_EXPECT_EQ(test, nvm_dev_to_generic(&ppaf_packed, d).ppa, g.ppa);
 }
 
 static void nvm_ppa_roundtrip_reversed(struct kunit *test)
@@ -156,31 +156,7 @@ static void nvm_geo_good(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, geo.oob_size, 16);
 }
 
-struct bad_id_case {
-	const char *what;
-	void (*mutate)(struct nvm_id *id);
-};
-
-static void bad_ver(struct nvm_id *id) { id->ver_id = 2; }
-static void bad_cgrps(struct nvm_id *id) { id->cgrps = 2; }
-static void bad_mtype(struct nvm_id *id) { id->groups[0].mtype = 1; }
-static void bad_fmtype(struct nvm_id *id) { id->groups[0].fmtype = 2; }
-static void bad_no_ch(struct nvm_id *id) { id->groups[0].num_ch = 0; }
-static void bad_many_ch(struct nvm_id *id) { id->groups[0].num_ch = 200; }
-static void bad_no_lun(struct nvm_id *id) { id->groups[0].num_lun = 0; }
-static void bad_pln(struct nvm_id *id) { id->groups[0].num_pln = 3; }
-static void bad_no_blk(struct nvm_id *id) { id->groups[0].num_blk = 0; }
-static void bad_no_pg(struct nvm_id *id) { id->groups[0].num_pg = 0; }
-static void bad_csecs(struct nvm_id *id) { id->groups[0].csecs = 512; }
-static void bad_fpg(struct nvm_id *id) { id->groups[0].fpg_sz = 6000; }
-static void bad_fpg0(struct nvm_id *id) { id->groups[0].fpg_sz = 0; }
-static void bad_sos(struct nvm_id *id) { id->groups[0].sos = 4096; }
-static void bad_mpos(struct nvm_id *id) { id->groups[0].mpos = 0x040404; }
-static void bad_ppaf_64(struct nvm_id *id) { id->ppaf.ch_offset = 63; id->ppaf.ch_len = 2; }
-static void bad_ppaf_overlap(struct nvm_id *id) { id->ppaf.blk_offset = 4; }
-static void bad_ppaf_narrow(struct nvm_id *id) { id->ppaf.blk_len = 5; }
-
-static void bad_overflow(struct nvm_id *id)
+static void set_overflow(struct nvm_id *id)
 {
 	/* 8 sectors * 4 planes * 65535 pages * 65535 blocks per LUN */
 	id->groups[0].fpg_sz = 4096 * 8;
@@ -189,34 +165,93 @@ static void bad_overflow(struct nvm_id *id)
 	id->groups[0].num_pg = 65535;
 	id->groups[0].num_blk = 65535;
 	id->ppaf.sect_len = 3;
-	id->ppaf.pln_offset = 3;  id->ppaf.pln_len = 2;
-	id->ppaf.pg_offset = 5;   id->ppaf.pg_len = 16;
-	id->ppaf.blk_offset = 21; id->ppaf.blk_len = 16;
-	id->ppaf.lun_offset = 37; id->ppaf.lun_len = 3;
-	id->ppaf.ch_offset = 40;  id->ppaf.ch_len = 1;
+	id->ppaf.pln_offset = 3;
+	id->ppaf.pln_len = 2;
+	id->ppaf.pg_offset = 5;
+	id->ppaf.pg_len = 16;
+	id->ppaf.blk_offset = 21;
+	id->ppaf.blk_len = 16;
+	id->ppaf.lun_offset = 37;
+	id->ppaf.lun_len = 3;
+	id->ppaf.ch_offset = 40;
+	id->ppaf.ch_len = 1;
 }
 
-static const struct bad_id_case bad_cases[] = {
-	{ "ver_id != 1", bad_ver },
-	{ "cgrps != 1", bad_cgrps },
-	{ "mtype not NAND", bad_mtype },
-	{ "fmtype > 1", bad_fmtype },
-	{ "num_ch 0", bad_no_ch },
-	{ "num_ch > 128", bad_many_ch },
-	{ "num_lun 0", bad_no_lun },
-	{ "num_pln 3", bad_pln },
-	{ "num_blk 0", bad_no_blk },
-	{ "num_pg 0", bad_no_pg },
-	{ "csecs 512", bad_csecs },
-	{ "fpg_sz not a multiple of csecs", bad_fpg },
-	{ "fpg_sz 0", bad_fpg0 },
-	{ "sos too large", bad_sos },
-	{ "quad-plane mpos on 2 planes", bad_mpos },
-	{ "ppaf beyond 64 bits", bad_ppaf_64 },
-	{ "ppaf fields overlap", bad_ppaf_overlap },
-	{ "ppaf field too narrow", bad_ppaf_narrow },
-	{ "sectors per LUN overflow", bad_overflow },
+static const char * const bad_cases[] = {
+	"ver_id != 1", "cgrps != 1", "mtype not NAND", "fmtype > 1",
+	"num_ch 0", "num_ch > 128", "num_lun 0", "num_pln 3", "num_blk 0",
+	"num_pg 0", "csecs 512", "fpg_sz not a multiple of csecs", "fpg_sz 0",
+	"sos too large", "quad-plane mpos on 2 planes", "ppaf beyond 64 bits",
+	"ppaf fields overlap", "ppaf field too narrow",
+	"sectors per LUN overflow",
 };
+
+/* Break one thing in a good identity: bad case @i of bad_cases[]. */
+static void break_id(struct nvm_id *id, int i)
+{
+	struct nvm_id_group *g = &id->groups[0];
+
+	switch (i) {
+	case 0:
+		id->ver_id = 2;
+		break;
+	case 1:
+		id->cgrps = 2;
+		break;
+	case 2:
+		g->mtype = 1;
+		break;
+	case 3:
+		g->fmtype = 2;
+		break;
+	case 4:
+		g->num_ch = 0;
+		break;
+	case 5:
+		g->num_ch = 200;
+		break;
+	case 6:
+		g->num_lun = 0;
+		break;
+	case 7:
+		g->num_pln = 3;
+		break;
+	case 8:
+		g->num_blk = 0;
+		break;
+	case 9:
+		g->num_pg = 0;
+		break;
+	case 10:
+		g->csecs = 512;
+		break;
+	case 11:
+		g->fpg_sz = 6000;
+		break;
+	case 12:
+		g->fpg_sz = 0;
+		break;
+	case 13:
+		g->sos = 4096;
+		break;
+	case 14:
+		g->mpos = 0x040404;
+		break;
+	case 15:
+		id->ppaf.ch_offset = 63;
+		id->ppaf.ch_len = 2;
+		break;
+	case 16:
+		id->ppaf.blk_offset = 4;
+		break;
+	case 17:
+		id->ppaf.blk_len = 5;
+		break;
+	case 18:
+		set_overflow(id);
+		break;
+	}
+}
 
 static void nvm_geo_rejects(struct kunit *test)
 {
@@ -225,9 +260,9 @@ static void nvm_geo_rejects(struct kunit *test)
 
 	for (i = 0; i < ARRAY_SIZE(bad_cases); i++) {
 		good_id(&id);
-		bad_cases[i].mutate(&id);
+		break_id(&id, i);
 		KUNIT_EXPECT_EQ_MSG(test, nvm_validate_identity(&id, "kunit"),
-				    -EINVAL, "case: %s", bad_cases[i].what);
+				    -EINVAL, "case: %s", bad_cases[i]);
 	}
 }
 

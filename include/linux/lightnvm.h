@@ -358,7 +358,7 @@ struct nvm_lun {
 	int			id;
 	int			lun_id;
 	int			chnl_id;
-	spinlock_t		lock;
+	spinlock_t		lock;		/* media manager's lists, counters */
 	unsigned int		nr_free_blocks;
 	unsigned int		nr_bad_blocks;
 	struct nvm_block	*blocks;
