@@ -81,7 +81,11 @@ mods() {
 	mkdir -p "$stage"
 	cp -a "$moddir/lib" "$stage/"
 	for rel in "$stage"/lib/modules/*; do
-		depmod -b "$stage" "$(basename "$rel")"
+		# out-of-tree module sets lack these; depmod only warns
+		touch "$rel/modules.order" "$rel/modules.builtin" \
+			"$rel/modules.builtin.modinfo"
+		depmod -b "$stage" "$(basename "$rel")" 2>"$B/depmod-$flavor.log" ||
+			{ cat "$B/depmod-$flavor.log"; return 1; }
 	done
 	cpio_dir "$stage" "$B/mods-$flavor.cpio"
 	rm -rf "$stage"
