@@ -1,0 +1,390 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * rrpc, the round-robin host FTL target of LightNVM: the data structures
+ * shared by its parts (rrpc_main.c: registration, init/exit, sysfs;
+ * rrpc_io.c: blk-mq I/O path, write buffer and placement; rrpc_map.c:
+ * logical/physical maps and victim selection; rrpc_gc.c: garbage
+ * collection). See Documentation/lightnvm/rrpc.rst.
+ *
+ * Address spaces:
+ *  - lba:   logical 4 KiB sector of the target's disk, 0 .. nr_lbas - 1
+ *  - paddr: physical sector of the target, counted block by block:
+ *	     paddr = block index * sec_per_blk + offset in the block, where
+ *	     the block index runs over the target's LUNs (lun * blks_per_lun +
+ *	     block id) and the offset is in programming order
+ *	     (nvm_blk_off_to_ppa())
+ *  - slot:  sector of the write buffer, unit index * sectors per unit + i
+ *
+ * Lock order (outermost first): rrpc->wb_lock, rrpc_lun->lock,
+ * rrpc->map_lock. None is taken in interrupt context.
+ */
+#ifndef _RRPC_H
+#define _RRPC_H
+
+#include <linux/lightnvm.h>
+#include <linux/atomic.h>
+#include <linux/refcount.h>
+#include <linux/workqueue.h>
+#include <linux/wait.h>
+
+#define RRPC_ADDR_EMPTY		U32_MAX		/* no address */
+#define RRPC_ADDR_LOST		(U32_MAX - 1)	/* data lost: reads fail */
+
+#define RRPC_SECTOR_SIZE	4096
+#define RRPC_OOB_SIZE		16	/* OOB bytes rrpc writes per sector */
+
+#define RRPC_DEFAULT_OP		10	/* default over-provisioning, percent */
+#define RRPC_MAX_OP		400
+
+/*
+ * Free blocks per LUN: user writes never take the last RRPC_GC_RSV
+ * blocks (GC's own), GC starts when a LUN has at most RRPC_GC_LOW free
+ * blocks and stops at RRPC_GC_HIGH. The capacity leaves RRPC_RSV_BLKS
+ * blocks per LUN out: the free blocks GC holds at most plus one for the
+ * unwritten parts of the two open blocks (user and GC).
+ */
+#define RRPC_GC_RSV		1
+#define RRPC_GC_LOW		(RRPC_GC_RSV + 1)
+#define RRPC_GC_HIGH		(RRPC_GC_RSV + 2)
+#define RRPC_RSV_BLKS		(RRPC_GC_HIGH + 1)
+
+#define RRPC_UNITS_PER_LUN	4	/* write buffer units per LUN */
+#define RRPC_MAX_BVECS		(3 * NVM_MAX_VLBA)
+
+/* The OOB bytes rrpc writes with each sector (first 16 of geo.oob_size). */
+struct rrpc_oob {
+	__le64	lba;		/* logical sector, or ~0 for padding */
+	__le64	seq;		/* write sequence number */
+};
+
+/**
+ * struct rrpc_addr - one entry of the logical-to-physical map
+ * @ppa: paddr of the sector's data on the media, %RRPC_ADDR_EMPTY when
+ *	never written or discarded, %RRPC_ADDR_LOST when unreadable
+ * @wb: slot of the newest version still in the write buffer (written,
+ *	acknowledged, not yet on the media), or %RRPC_ADDR_EMPTY
+ *
+ * @ppa only changes when a media write completes; reads prefer @wb.
+ */
+struct rrpc_addr {
+	u32	ppa;
+	u32	wb;
+};
+
+enum {
+	RRPC_BLK_FREE,		/* with the media manager */
+	RRPC_BLK_OPEN,		/* being written (user or GC stream) */
+	RRPC_BLK_CLOSED,	/* fully written, a GC candidate */
+	RRPC_BLK_GC,		/* a GC victim */
+};
+
+struct rrpc_lun;
+
+/**
+ * struct rrpc_block - rrpc's view of one block of its LUNs
+ * @parent: the media manager's block
+ * @rlun: the LUN it is in
+ * @ppa: generic address of the block
+ * @idx: index in rrpc->blocks (paddr / sec_per_blk)
+ * @next_off: next sector offset to program (the block's writer only)
+ * @nr_valid: sectors the map points to (map_lock)
+ * @nr_readers: media reads in flight from this block; GC waits for zero
+ *	before giving the block back
+ * @state: %RRPC_BLK_* (rlun->lock)
+ * @bad: a program failed in it: GC evacuates it and retires it
+ * @close_seq: when it was closed, for GC's age tie-break (rlun->lock)
+ * @list: on rlun->closed (rlun->lock), or on the GC's pending list
+ */
+struct rrpc_block {
+	struct nvm_block	*parent;
+	struct rrpc_lun		*rlun;
+	struct ppa_addr		ppa;
+	u32			idx;
+	u32			next_off;
+	u32			nr_valid;
+	atomic_t		nr_readers;
+	int			state;
+	bool			bad;
+	u64			close_seq;
+	struct list_head	list;
+};
+
+/**
+ * struct rrpc_unit - one multi-plane page program worth of sectors
+ * @list: on rrpc->wb_free or rrpc->wb_queue (wb_lock)
+ * @inflight: on rrpc->wb_inflight, in @seq order (wb_lock)
+ * @seq: write sequence number of its first sector; unit order
+ * @idx: index in rrpc->units; its slots are idx * spp + i
+ * @ref: one for the writer, one per reader copying from it
+ * @nr: sectors filled (the rest are padding when written)
+ * @lba: logical sector of each filled sector, %RRPC_ADDR_EMPTY for padding
+ * @old: GC only: paddr each sector was read from
+ * @pages: one page per sector
+ * @bvecs: for @bio
+ * @bio: the data of the program
+ * @rqd: the program request
+ * @ppa_list: DMA-able address list (when more than one sector)
+ * @ppa_dma: its bus address
+ * @meta: DMA-able OOB buffer, geo.oob_size bytes per sector
+ * @meta_dma: its bus address
+ */
+struct rrpc_unit {
+	struct list_head	list;
+	struct list_head	inflight;
+	u64			seq;
+	u32			idx;
+	refcount_t		ref;
+	unsigned int		nr;
+	u32			*lba;
+	u32			*old;
+	struct page		**pages;
+	struct bio_vec		*bvecs;
+	struct bio		bio;
+	struct nvm_rq		rqd;
+	struct ppa_addr		*ppa_list;
+	dma_addr_t		ppa_dma;
+	void			*meta;
+	dma_addr_t		meta_dma;
+};
+
+/**
+ * struct rrpc_gc - the garbage collector state of one LUN, owned by its
+ *	GC work item
+ * @unit: sectors being moved (filled by reads, then programmed)
+ * @rqd: the read request
+ * @bio: its data
+ * @bvecs: for @bio
+ * @ppa_list: DMA-able address list of the read
+ * @ppa_dma: its bus address
+ * @pending: victims whose last valid sectors are in @unit
+ */
+struct rrpc_gc {
+	struct rrpc_unit	unit;
+	struct nvm_rq		rqd;
+	struct bio		bio;
+	struct bio_vec		*bvecs;
+	struct ppa_addr		*ppa_list;
+	dma_addr_t		ppa_dma;
+	struct list_head	pending;
+};
+
+/**
+ * struct rrpc_lun - one LUN of the target
+ * @rrpc: the target
+ * @parent: the media manager's LUN
+ * @idx: index in rrpc->luns
+ * @lock: protects @closed, @nr_closed, @nr_bad, @wr_blocked and the state
+ *	of the LUN's blocks; nests inside rrpc->wb_lock, outside map_lock
+ * @closed: fully written blocks, GC candidates
+ * @nr_closed: blocks on @closed
+ * @nr_bad: blocks on @closed marked bad, to evacuate first
+ * @wr_blocked: the user writer waits for GC to free a block
+ * @cur: open block of user writes (the writer work only)
+ * @gc_cur: open block of GC writes (the GC work only)
+ * @wr_work: programs full write buffer units into @cur
+ * @gc_work: garbage collects the LUN
+ * @gc: GC state
+ */
+struct rrpc_lun {
+	struct rrpc		*rrpc;
+	struct nvm_lun		*parent;
+	int			idx;
+	spinlock_t		lock;	/* closed list, block states; see above */
+	struct list_head	closed;
+	unsigned int		nr_closed;
+	unsigned int		nr_bad;
+	bool			wr_blocked;
+	struct rrpc_block	*cur;
+	struct rrpc_block	*gc_cur;
+	struct work_struct	wr_work;
+	struct work_struct	gc_work;
+	struct rrpc_gc		gc;
+};
+
+/**
+ * struct rrpc_stats - counters, exposed in sysfs
+ */
+struct rrpc_stats {
+	atomic64_t	user_written;	/* sectors acknowledged to writers */
+	atomic64_t	user_read;	/* sectors returned to readers */
+	atomic64_t	media_written;	/* sectors programmed, all streams */
+	atomic64_t	gc_moved;	/* valid sectors rewritten by GC */
+	atomic64_t	padded;		/* padding sectors programmed */
+	atomic64_t	discarded;	/* sectors discarded or zeroed */
+	atomic64_t	erases;		/* block erases issued */
+	atomic64_t	gc_victims;	/* blocks reclaimed by GC */
+	atomic64_t	grown_bad;	/* blocks retired (program or erase) */
+	atomic64_t	write_errors;	/* failed programs (data rewritten) */
+	atomic64_t	read_errors;	/* failed media reads */
+	atomic64_t	lost;		/* sectors GC could not read */
+};
+
+/**
+ * struct rrpc - one rrpc target
+ * @tgt: the core's target
+ * @dev: the device
+ * @disk: the target's disk
+ * @geo: the device geometry
+ * @nr_luns: LUNs of the target
+ * @luns: the LUNs
+ * @blocks: every block of the target's LUNs
+ * @nr_blocks: entries of @blocks
+ * @spb: sectors per block
+ * @spp: sectors per write unit (geo.sec_per_pl)
+ * @nr_lbas: logical sectors (capacity)
+ * @nr_paddrs: physical sectors of the LUNs
+ * @good_blocks: good blocks of the LUNs at creation
+ * @op: over-provisioning, percent of the logical capacity
+ * @max_sectors: most sectors of one request
+ * @map_lock: protects @map, @p2l and every block's nr_valid; innermost
+ * @map: logical to physical map, @nr_lbas entries
+ * @p2l: physical to logical map, @nr_paddrs entries: the lba each written
+ *	sector was programmed for (valid iff map[p2l[paddr]].ppa == paddr)
+ * @wb_lock: protects the write buffer: @wb_free, @wb_queue, @wb_inflight,
+ *	@nr_free_units, @wb_cur, @wb_seq, @flush_list, @wb_starved,
+ *	@next_lun; outermost
+ * @units: the write buffer units
+ * @nr_units: entries of @units
+ * @nr_free_units: units on @wb_free
+ * @wb_free: units free for filling
+ * @wb_queue: full units waiting for a LUN writer, in order
+ * @wb_inflight: units filled or being filled and not yet on the media,
+ *	in sequence order
+ * @wb_cur: the unit being filled, or %NULL
+ * @wb_seq: next write sequence number
+ * @flush_list: flushes and FUA writes waiting for the media
+ * @wb_starved: a request waits for a free unit (queue to be rerun)
+ * @next_lun: round-robin cursor of unit placement
+ * @wb_wait: exit waits here for @wb_inflight to drain
+ * @read_wait: GC waits here for reads of a victim to finish
+ * @wr_wq: the LUN writers
+ * @gc_wq: the garbage collectors
+ * @exiting: the target is being torn down: GC takes no new victim
+ * @close_seq: source of rrpc_block.close_seq
+ * @stats: counters
+ */
+struct rrpc {
+	struct nvm_target	*tgt;
+	struct nvm_dev		*dev;
+	struct gendisk		*disk;
+	const struct nvm_geo	*geo;
+
+	int			nr_luns;
+	struct rrpc_lun		*luns;
+	struct rrpc_block	*blocks;
+	u32			nr_blocks;
+	u32			spb;
+	u32			spp;
+	u64			nr_lbas;
+	u64			nr_paddrs;
+	u32			good_blocks;
+	u32			op;
+	u32			max_sectors;
+
+	spinlock_t		map_lock;	/* map, p2l, nr_valid; see above */
+	struct rrpc_addr	*map;
+	u32			*p2l;
+
+	spinlock_t		wb_lock;	/* write buffer; see above */
+	struct rrpc_unit	*units;
+	u32			nr_units;
+	u32			nr_free_units;
+	struct list_head	wb_free;
+	struct list_head	wb_queue;
+	struct list_head	wb_inflight;
+	struct rrpc_unit	*wb_cur;
+	u64			wb_seq;
+	struct list_head	flush_list;
+	bool			wb_starved;
+	unsigned int		next_lun;
+	wait_queue_head_t	wb_wait;
+
+	wait_queue_head_t	read_wait;
+	struct workqueue_struct	*wr_wq;
+	struct workqueue_struct	*gc_wq;
+	bool			exiting;
+	atomic64_t		close_seq;
+
+	struct rrpc_stats	stats;
+};
+
+/* Where a sector of a read comes from (struct rrpc_rq.kind). */
+enum {
+	RRPC_SRC_ZERO,		/* never written or discarded */
+	RRPC_SRC_MEDIA,		/* src is a paddr */
+	RRPC_SRC_WB,		/* src is a write buffer slot */
+};
+
+/**
+ * struct rrpc_rq - per-request data of the target's disk (blk-mq pdu)
+ * @rqd: media read request
+ * @bio: data of @rqd: the request's pages of the sectors read from media
+ * @flush_list: on rrpc->flush_list while waiting for the media
+ * @flush_seq: units whose sequence number is below it must be on the media
+ * @kind: %RRPC_SRC_* of each sector of a read
+ * @src: paddr or slot of each sector of a read
+ * @bvecs: for @bio
+ */
+struct rrpc_rq {
+	struct nvm_rq		rqd;
+	struct bio		bio;
+	struct list_head	flush_list;
+	u64			flush_seq;
+	u8			kind[NVM_MAX_VLBA];
+	u32			src[NVM_MAX_VLBA];
+	struct bio_vec		bvecs[RRPC_MAX_BVECS];
+};
+
+static inline struct rrpc_block *rrpc_paddr_to_blk(struct rrpc *rrpc, u32 paddr)
+{
+	return &rrpc->blocks[paddr / rrpc->spb];
+}
+
+static inline u32 rrpc_blk_paddr(struct rrpc *rrpc, struct rrpc_block *rblk,
+				 u32 off)
+{
+	return rblk->idx * rrpc->spb + off;
+}
+
+static inline struct ppa_addr rrpc_paddr_to_ppa(struct rrpc *rrpc, u32 paddr)
+{
+	struct rrpc_block *rblk = rrpc_paddr_to_blk(rrpc, paddr);
+
+	return nvm_blk_off_to_ppa(rrpc->geo, rblk->ppa, paddr % rrpc->spb);
+}
+
+static inline unsigned int rrpc_lun_free(struct rrpc_lun *rlun)
+{
+	return READ_ONCE(rlun->parent->nr_free_blocks);
+}
+
+/* rrpc_map.c: map, reverse map, victim selection (pure logic) */
+void rrpc_map_invalidate(struct rrpc *rrpc, u32 paddr);
+bool rrpc_map_commit(struct rrpc *rrpc, u32 lba, u32 paddr, u32 slot);
+bool rrpc_map_move(struct rrpc *rrpc, u32 lba, u32 old, u32 new);
+void rrpc_map_discard(struct rrpc *rrpc, u32 lba);
+bool rrpc_map_lose(struct rrpc *rrpc, u32 lba, u32 old);
+bool rrpc_map_valid(struct rrpc *rrpc, u32 paddr, u32 *lba);
+struct rrpc_block *rrpc_gc_pick(struct list_head *closed);
+u64 rrpc_capacity(u32 good_blocks, int nr_luns, u32 spb, u32 op);
+
+/* rrpc_io.c */
+extern const struct blk_mq_ops rrpc_mq_ops;
+int rrpc_wb_init(struct rrpc *rrpc);
+void rrpc_wb_free(struct rrpc *rrpc);
+void rrpc_wb_drain(struct rrpc *rrpc);
+int rrpc_unit_init(struct rrpc *rrpc, struct rrpc_unit *u, bool gc);
+void rrpc_unit_free(struct rrpc *rrpc, struct rrpc_unit *u);
+void rrpc_wr_work(struct work_struct *work);
+void rrpc_kick_writer(struct rrpc *rrpc, struct rrpc_lun *rlun);
+int rrpc_program(struct rrpc_lun *rlun, struct rrpc_unit *u, bool gc);
+
+/* rrpc_gc.c */
+int rrpc_gc_init(struct rrpc_lun *rlun);
+void rrpc_gc_free(struct rrpc_lun *rlun);
+void rrpc_gc_work(struct work_struct *work);
+void rrpc_gc_kick(struct rrpc_lun *rlun);
+void rrpc_blk_close(struct rrpc_lun *rlun, struct rrpc_block *rblk);
+struct rrpc_block *rrpc_get_blk(struct rrpc_lun *rlun, bool gc);
+
+#endif /* _RRPC_H */

@@ -1,0 +1,787 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rrpc: the I/O path of the target's disk. blk-mq requests (reads,
+ * buffered writes, flush and FUA, discard and write-zeroes), the write
+ * buffer, and the per-LUN writers that program full write units
+ * round-robin into the LUNs' open blocks.
+ *
+ * A write is copied into write buffer units (one multi-plane page,
+ * geo.sec_per_pl sectors, each) and acknowledged; the map's @wb field
+ * points reads at the buffer until the unit is programmed, and only then
+ * does the media map change (rrpc_map_commit()). Flush and FUA wait until
+ * every unit filled before them is on the media, padding the unit being
+ * filled. Nothing here sleeps in ->queue_rq: when the buffer is full the
+ * request is retried once a unit frees up (user writes are throttled by
+ * the writers, which wait for GC to free blocks).
+ */
+
+#define pr_fmt(fmt) "rrpc: " fmt
+
+#include <linux/blkdev.h>
+#include <linux/blk-mq.h>
+#include <linux/highmem.h>
+#include <linux/slab.h>
+#include "rrpc.h"
+
+static inline struct rrpc_unit *rrpc_slot_unit(struct rrpc *rrpc, u32 slot)
+{
+	return &rrpc->units[slot / rrpc->spp];
+}
+
+/* A unit is free for filling again once its writer and readers are done. */
+static void rrpc_unit_put(struct rrpc *rrpc, struct rrpc_unit *u)
+{
+	bool run;
+
+	if (!refcount_dec_and_lock(&u->ref, &rrpc->wb_lock))
+		return;
+	list_add(&u->list, &rrpc->wb_free);
+	rrpc->nr_free_units++;
+	run = rrpc->wb_starved;
+	rrpc->wb_starved = false;
+	spin_unlock(&rrpc->wb_lock);
+	if (run)
+		blk_mq_run_hw_queues(rrpc->disk->queue, true);
+}
+
+/**
+ * rrpc_kick_writer() - get a LUN writer to program the queued units
+ * @rrpc: the target
+ * @from: the writer passing the work on because it has no space, or %NULL
+ *	to start at the round-robin cursor
+ *
+ * Wakes the next LUN writer (round-robin) that is not waiting for GC.
+ * When every LUN waits, GC wakes them as it frees blocks.
+ */
+void rrpc_kick_writer(struct rrpc *rrpc, struct rrpc_lun *from)
+{
+	unsigned int start, k;
+	struct rrpc_lun *rlun;
+
+	if (from)
+		start = from->idx + 1;
+	else
+		start = READ_ONCE(rrpc->next_lun);
+	for (k = 0; k < rrpc->nr_luns; k++) {
+		rlun = &rrpc->luns[(start + k) % rrpc->nr_luns];
+		if (rlun == from || READ_ONCE(rlun->wr_blocked))
+			continue;
+		if (!from)
+			WRITE_ONCE(rrpc->next_lun, (rlun->idx + 1) % rrpc->nr_luns);
+		queue_work(rrpc->wr_wq, &rlun->wr_work);
+		return;
+	}
+}
+
+/* Queue the unit being filled for programming, padded if not full. */
+static void rrpc_wb_queue_cur(struct rrpc *rrpc)
+{
+	struct rrpc_unit *u = rrpc->wb_cur;
+
+	lockdep_assert_held(&rrpc->wb_lock);
+	list_add_tail(&u->list, &rrpc->wb_queue);
+	rrpc->wb_cur = NULL;
+	rrpc_kick_writer(rrpc, NULL);
+}
+
+static void rrpc_wb_new_cur(struct rrpc *rrpc)
+{
+	struct rrpc_unit *u;
+
+	lockdep_assert_held(&rrpc->wb_lock);
+	u = list_first_entry(&rrpc->wb_free, struct rrpc_unit, list);
+	list_del_init(&u->list);
+	rrpc->nr_free_units--;
+	u->nr = 0;
+	u->seq = rrpc->wb_seq;
+	rrpc->wb_seq += rrpc->spp;
+	refcount_set(&u->ref, 1);
+	list_add_tail(&u->inflight, &rrpc->wb_inflight);
+	rrpc->wb_cur = u;
+}
+
+/*
+ * Make @rrq wait until every unit filled so far is on the media, padding
+ * the unit being filled. Returns false if there is nothing to wait for.
+ */
+static bool rrpc_flush_locked(struct rrpc *rrpc, struct rrpc_rq *rrq)
+{
+	lockdep_assert_held(&rrpc->wb_lock);
+	if (list_empty(&rrpc->wb_inflight))
+		return false;
+	if (rrpc->wb_cur)
+		rrpc_wb_queue_cur(rrpc);
+	rrq->flush_seq = rrpc->wb_seq;
+	list_add_tail(&rrq->flush_list, &rrpc->flush_list);
+	return true;
+}
+
+/* A unit reached the media (or was given up at exit): wake flushes. */
+static void rrpc_unit_done(struct rrpc *rrpc, struct rrpc_unit *u)
+{
+	struct rrpc_rq *rrq, *tmp;
+	struct rrpc_unit *first;
+	LIST_HEAD(done);
+	bool empty;
+
+	spin_lock(&rrpc->wb_lock);
+	list_del_init(&u->inflight);
+	first = list_first_entry_or_null(&rrpc->wb_inflight, struct rrpc_unit,
+					 inflight);
+	list_for_each_entry_safe(rrq, tmp, &rrpc->flush_list, flush_list) {
+		if (first && first->seq < rrq->flush_seq)
+			break;
+		list_move_tail(&rrq->flush_list, &done);
+	}
+	empty = list_empty(&rrpc->wb_inflight);
+	spin_unlock(&rrpc->wb_lock);
+
+	list_for_each_entry_safe(rrq, tmp, &done, flush_list) {
+		list_del_init(&rrq->flush_list);
+		blk_mq_end_request(blk_mq_rq_from_pdu(rrq), BLK_STS_OK);
+	}
+	if (empty)
+		wake_up_all(&rrpc->wb_wait);
+	rrpc_unit_put(rrpc, u);
+}
+
+/**
+ * rrpc_program() - program a unit at the next page of an open block
+ * @rlun: the LUN
+ * @u: the unit; its sectors past @u->nr, and those whose lba is
+ *	%RRPC_ADDR_EMPTY, are written as padding
+ * @gc: GC stream (@rlun->gc_cur, map follows with rrpc_map_move()) or
+ *	user stream (@rlun->cur, rrpc_map_commit())
+ *
+ * The open block must have room for one unit. On success the map points
+ * to the new sectors where the unit still holds the newest data. A failed
+ * program retires the block (GC evacuates what it already holds) and
+ * leaves the stream without an open block; the caller retries elsewhere.
+ *
+ * Context: the LUN's writer (user) or GC work; sleeps.
+ * Return: 0, or -EIO if the program failed.
+ */
+int rrpc_program(struct rrpc_lun *rlun, struct rrpc_unit *u, bool gc)
+{
+	struct rrpc *rrpc = rlun->rrpc;
+	const struct nvm_geo *geo = rrpc->geo;
+	struct rrpc_block *rblk = gc ? rlun->gc_cur : rlun->cur;
+	struct nvm_rq *rqd = &u->rqd;
+	u32 spp = rrpc->spp, off, base, i, nr_data = 0;
+	int ret;
+
+	off = rblk->next_off;
+	base = rrpc_blk_paddr(rrpc, rblk, off);
+	rblk->next_off += spp;
+
+	spin_lock(&rrpc->map_lock);
+	for (i = 0; i < spp; i++)
+		rrpc->p2l[base + i] = i < u->nr ? u->lba[i] : RRPC_ADDR_EMPTY;
+	spin_unlock(&rrpc->map_lock);
+
+	memset(rqd, 0, sizeof(*rqd));
+	bio_init(&u->bio, NULL, u->bvecs, spp, REQ_OP_WRITE);
+	for (i = 0; i < spp; i++) {
+		struct rrpc_oob *oob = u->meta + i * geo->oob_size;
+		struct ppa_addr ppa = nvm_blk_off_to_ppa(geo, rblk->ppa, off + i);
+		bool data = i < u->nr && u->lba[i] != RRPC_ADDR_EMPTY;
+
+		if (spp > 1)
+			u->ppa_list[i] = ppa;
+		else
+			rqd->ppa_addr = ppa;
+		__bio_add_page(&u->bio, data ? u->pages[i] : ZERO_PAGE(0),
+			       RRPC_SECTOR_SIZE, 0);
+		if (data)
+			nr_data++;
+		/* GC keeps the LBA and sequence number it read */
+		if (!gc) {
+			oob->lba = cpu_to_le64(data ? u->lba[i] : ~0ULL);
+			oob->seq = cpu_to_le64(u->seq + i);
+		} else if (!data) {
+			oob->lba = cpu_to_le64(~0ULL);
+			oob->seq = 0;
+		}
+	}
+	rqd->dev = rrpc->dev;
+	rqd->opcode = NVM_OP_PWRITE;
+	rqd->nr_ppas = spp;
+	rqd->bio = &u->bio;
+	rqd->meta_list = u->meta;
+	rqd->dma_meta_list = u->meta_dma;
+	if (spp > 1) {
+		rqd->ppa_list = u->ppa_list;
+		rqd->dma_ppa_list = u->ppa_dma;
+	}
+	rqd->private = u;
+
+	ret = nvm_submit_io_sync(rrpc->dev, rqd);
+	bio_uninit(&u->bio);
+	if (ret || rqd->error) {
+		atomic64_inc(&rrpc->stats.write_errors);
+		pr_err_ratelimited("%s: program of block %u (LUN %d) failed (%d/0x%x), retiring it\n",
+				   rrpc->disk->disk_name, rblk->parent->id,
+				   rlun->parent->id, ret, rqd->error);
+		if (gc)
+			rlun->gc_cur = NULL;
+		else
+			rlun->cur = NULL;
+		rblk->bad = true;
+		nvm_mark_blk(rrpc->dev, rblk->ppa, NVM_BLK_T_GRWN_BAD);
+		atomic64_inc(&rrpc->stats.grown_bad);
+		rrpc_blk_close(rlun, rblk);
+		rrpc_gc_kick(rlun);
+		return -EIO;
+	}
+
+	atomic64_add(spp, &rrpc->stats.media_written);
+	atomic64_add(spp - nr_data, &rrpc->stats.padded);
+	if (gc)
+		atomic64_add(nr_data, &rrpc->stats.gc_moved);
+
+	spin_lock(&rrpc->map_lock);
+	for (i = 0; i < u->nr; i++) {
+		if (u->lba[i] == RRPC_ADDR_EMPTY)
+			continue;
+		if (gc)
+			rrpc_map_move(rrpc, u->lba[i], u->old[i], base + i);
+		else
+			rrpc_map_commit(rrpc, u->lba[i], base + i,
+					u->idx * spp + i);
+	}
+	spin_unlock(&rrpc->map_lock);
+
+	if (rblk->next_off >= rrpc->spb) {
+		if (gc)
+			rlun->gc_cur = NULL;
+		else
+			rlun->cur = NULL;
+		rrpc_blk_close(rlun, rblk);
+	}
+	return 0;
+}
+
+/* The LUN's user stream has room for a unit, or the LUN waits for GC. */
+static bool rrpc_wr_space(struct rrpc_lun *rlun)
+{
+	if (rlun->cur)
+		return true;
+	rlun->cur = rrpc_get_blk(rlun, false);
+	return rlun->cur;
+}
+
+/**
+ * rrpc_wr_work() - the writer of a LUN: programs queued units
+ * @work: the LUN's wr_work
+ *
+ * Takes full units from the target's queue, oldest first, as long as the
+ * LUN has space; a LUN without space passes the queue on to the next LUN
+ * and is woken again by its GC.
+ */
+void rrpc_wr_work(struct work_struct *work)
+{
+	struct rrpc_lun *rlun = container_of(work, struct rrpc_lun, wr_work);
+	struct rrpc *rrpc = rlun->rrpc;
+	struct rrpc_unit *u;
+
+	for (;;) {
+		if (!rrpc_wr_space(rlun)) {
+			rrpc_kick_writer(rrpc, rlun);
+			return;
+		}
+		spin_lock(&rrpc->wb_lock);
+		u = list_first_entry_or_null(&rrpc->wb_queue, struct rrpc_unit,
+					     list);
+		if (u)
+			list_del_init(&u->list);
+		spin_unlock(&rrpc->wb_lock);
+		if (!u)
+			return;
+
+		if (rrpc_program(rlun, u, false)) {
+			/* the block is retired: try again on a fresh one */
+			spin_lock(&rrpc->wb_lock);
+			list_add(&u->list, &rrpc->wb_queue);
+			spin_unlock(&rrpc->wb_lock);
+			continue;
+		}
+		rrpc_unit_done(rrpc, u);
+		cond_resched();
+	}
+}
+
+/**
+ * rrpc_wb_drain() - program everything buffered and wait for it
+ * @rrpc: the target
+ *
+ * Context: process; no request of the target is in flight any more.
+ */
+void rrpc_wb_drain(struct rrpc *rrpc)
+{
+	spin_lock(&rrpc->wb_lock);
+	if (rrpc->wb_cur)
+		rrpc_wb_queue_cur(rrpc);
+	spin_unlock(&rrpc->wb_lock);
+	wait_event(rrpc->wb_wait, ({
+		bool empty;
+
+		spin_lock(&rrpc->wb_lock);
+		empty = list_empty(&rrpc->wb_inflight);
+		spin_unlock(&rrpc->wb_lock);
+		empty;
+	}));
+}
+
+/* ------------------------------------------------------------- reads */
+
+static void rrpc_read_put(struct rrpc *rrpc, struct rrpc_rq *rrq,
+			  unsigned int nr)
+{
+	struct rrpc_block *rblk;
+	unsigned int i;
+
+	for (i = 0; i < nr; i++) {
+		switch (rrq->kind[i]) {
+		case RRPC_SRC_MEDIA:
+			rblk = rrpc_paddr_to_blk(rrpc, rrq->src[i]);
+			if (atomic_dec_and_test(&rblk->nr_readers) &&
+			    wq_has_sleeper(&rrpc->read_wait))
+				wake_up_all(&rrpc->read_wait);
+			break;
+		case RRPC_SRC_WB:
+			rrpc_unit_put(rrpc, rrpc_slot_unit(rrpc, rrq->src[i]));
+			break;
+		}
+	}
+}
+
+static void rrpc_read_end_io(struct nvm_rq *rqd)
+{
+	struct request *rq = rqd->private;
+	struct rrpc_rq *rrq = blk_mq_rq_to_pdu(rq);
+	struct rrpc *rrpc = rq->q->queuedata;
+	blk_status_t st = BLK_STS_OK;
+
+	if (rqd->error && rqd->error != NVM_RSP_WARN_HIGHECC) {
+		atomic64_inc(&rrpc->stats.read_errors);
+		pr_err_ratelimited("%s: read of sectors %llu+%u failed (0x%x)\n",
+				   rrpc->disk->disk_name, blk_rq_pos(rq) >> 3,
+				   blk_rq_bytes(rq) >> 12, rqd->error);
+		st = BLK_STS_IOERR;
+	}
+	if (rqd->nr_ppas > 1)
+		nvm_free_ppalist(rrpc->dev, rqd);
+	bio_uninit(&rrq->bio);
+	rrpc_read_put(rrpc, rrq, blk_rq_bytes(rq) >> 12);
+	blk_mq_end_request(rq, st);
+}
+
+/*
+ * Gather the request's bytes: sectors on the media go into rrq->bio (the
+ * request's own pages, no copy), the others are copied from the write
+ * buffer or zeroed here.
+ */
+static bool rrpc_read_gather(struct rrpc *rrpc, struct request *rq,
+			     struct rrpc_rq *rrq)
+{
+	struct req_iterator iter;
+	struct bio_vec bv;
+	u32 off = 0;
+
+	rq_for_each_segment(bv, rq, iter) {
+		u32 done = 0;
+
+		while (done < bv.bv_len) {
+			u32 i = off / RRPC_SECTOR_SIZE, so = off % RRPC_SECTOR_SIZE;
+			u32 len = min(bv.bv_len - done, RRPC_SECTOR_SIZE - so);
+			u32 at = bv.bv_offset + done;
+			struct rrpc_unit *u;
+
+			switch (rrq->kind[i]) {
+			case RRPC_SRC_MEDIA:
+				if (bio_add_page(&rrq->bio, bv.bv_page, len, at) != len)
+					return false;
+				break;
+			case RRPC_SRC_WB:
+				u = rrpc_slot_unit(rrpc, rrq->src[i]);
+				memcpy_to_page(bv.bv_page, at,
+					       page_address(u->pages[rrq->src[i] % rrpc->spp]) + so,
+					       len);
+				break;
+			default:
+				memzero_page(bv.bv_page, at, len);
+				break;
+			}
+			done += len;
+			off += len;
+		}
+	}
+	return true;
+}
+
+static blk_status_t rrpc_read_rq(struct rrpc *rrpc, struct request *rq,
+				 u32 lba, u32 nr)
+{
+	struct rrpc_rq *rrq = blk_mq_rq_to_pdu(rq);
+	struct nvm_rq *rqd = &rrq->rqd;
+	u32 i, n = 0, nr_media = 0;
+	bool lost = false;
+	int ret;
+
+	blk_mq_start_request(rq);
+
+	spin_lock(&rrpc->map_lock);
+	for (i = 0; i < nr; i++) {
+		struct rrpc_addr *a = &rrpc->map[lba + i];
+
+		if (a->wb != RRPC_ADDR_EMPTY) {
+			rrq->kind[i] = RRPC_SRC_WB;
+			rrq->src[i] = a->wb;
+			refcount_inc(&rrpc_slot_unit(rrpc, a->wb)->ref);
+		} else if (a->ppa == RRPC_ADDR_EMPTY) {
+			rrq->kind[i] = RRPC_SRC_ZERO;
+		} else if (a->ppa == RRPC_ADDR_LOST) {
+			rrq->kind[i] = RRPC_SRC_ZERO;
+			lost = true;
+		} else {
+			rrq->kind[i] = RRPC_SRC_MEDIA;
+			rrq->src[i] = a->ppa;
+			atomic_inc(&rrpc_paddr_to_blk(rrpc, a->ppa)->nr_readers);
+			nr_media++;
+		}
+	}
+	spin_unlock(&rrpc->map_lock);
+
+	if (unlikely(lost)) {
+		pr_err_ratelimited("%s: read of sectors %u+%u hits data lost to a media error\n",
+				   rrpc->disk->disk_name, lba, nr);
+		goto fail;
+	}
+
+	bio_init(&rrq->bio, NULL, rrq->bvecs, RRPC_MAX_BVECS, REQ_OP_READ);
+	if (WARN_ON_ONCE(!rrpc_read_gather(rrpc, rq, rrq)))
+		goto fail_bio;
+	atomic64_add(nr, &rrpc->stats.user_read);
+
+	if (!nr_media) {
+		bio_uninit(&rrq->bio);
+		rrpc_read_put(rrpc, rrq, nr);
+		blk_mq_end_request(rq, BLK_STS_OK);
+		return BLK_STS_OK;
+	}
+
+	memset(rqd, 0, sizeof(*rqd));
+	rqd->dev = rrpc->dev;
+	rqd->opcode = NVM_OP_PREAD;
+	rqd->nr_ppas = nr_media;
+	rqd->bio = &rrq->bio;
+	rqd->end_io = rrpc_read_end_io;
+	rqd->private = rq;
+	if (nr_media > 1) {
+		if (nvm_alloc_ppalist(rrpc->dev, rqd, GFP_ATOMIC)) {
+			bio_uninit(&rrq->bio);
+			rrpc_read_put(rrpc, rrq, nr);
+			return BLK_STS_RESOURCE;
+		}
+		for (i = 0; i < nr; i++)
+			if (rrq->kind[i] == RRPC_SRC_MEDIA)
+				rqd->ppa_list[n++] = rrpc_paddr_to_ppa(rrpc, rrq->src[i]);
+	} else {
+		for (i = 0; i < nr; i++)
+			if (rrq->kind[i] == RRPC_SRC_MEDIA)
+				rqd->ppa_addr = rrpc_paddr_to_ppa(rrpc, rrq->src[i]);
+	}
+
+	/* from here on rrpc_read_end_io() owns the request */
+	ret = nvm_submit_io(rrpc->dev, rqd);
+	if (ret) {
+		pr_err_ratelimited("%s: read submission failed: %d\n",
+				   rrpc->disk->disk_name, ret);
+		if (nr_media > 1)
+			nvm_free_ppalist(rrpc->dev, rqd);
+		goto fail_bio;
+	}
+	return BLK_STS_OK;
+
+fail_bio:
+	bio_uninit(&rrq->bio);
+fail:
+	rrpc_read_put(rrpc, rrq, nr);
+	blk_mq_end_request(rq, BLK_STS_IOERR);
+	return BLK_STS_OK;
+}
+
+/* ------------------------------------------------------------ writes */
+
+/* Copy the request into the write buffer; the map's wb points at it. */
+static void rrpc_write_fill(struct rrpc *rrpc, struct request *rq, u32 lba)
+{
+	struct req_iterator iter;
+	struct bio_vec bv;
+	u32 off = 0;
+
+	lockdep_assert_held(&rrpc->wb_lock);
+	rq_for_each_segment(bv, rq, iter) {
+		u32 done = 0;
+
+		while (done < bv.bv_len) {
+			u32 so = off % RRPC_SECTOR_SIZE;
+			u32 len = min(bv.bv_len - done, RRPC_SECTOR_SIZE - so);
+			struct rrpc_unit *u;
+
+			if (!rrpc->wb_cur)
+				rrpc_wb_new_cur(rrpc);
+			u = rrpc->wb_cur;
+			memcpy_from_page(page_address(u->pages[u->nr]) + so,
+					 bv.bv_page, bv.bv_offset + done, len);
+			done += len;
+			off += len;
+			if (off % RRPC_SECTOR_SIZE)
+				continue;
+
+			u->lba[u->nr] = lba;
+			spin_lock(&rrpc->map_lock);
+			rrpc->map[lba].wb = u->idx * rrpc->spp + u->nr;
+			spin_unlock(&rrpc->map_lock);
+			lba++;
+			if (++u->nr == rrpc->spp)
+				rrpc_wb_queue_cur(rrpc);
+		}
+	}
+}
+
+static blk_status_t rrpc_write_rq(struct rrpc *rrpc, struct request *rq,
+				  u32 lba, u32 nr)
+{
+	struct rrpc_rq *rrq = blk_mq_rq_to_pdu(rq);
+	u32 room;
+	bool wait = false;
+
+	spin_lock(&rrpc->wb_lock);
+	room = rrpc->nr_free_units * rrpc->spp;
+	if (rrpc->wb_cur)
+		room += rrpc->spp - rrpc->wb_cur->nr;
+	if (room < nr) {
+		/* rrpc_unit_put() reruns the queue */
+		rrpc->wb_starved = true;
+		spin_unlock(&rrpc->wb_lock);
+		return BLK_STS_DEV_RESOURCE;
+	}
+	blk_mq_start_request(rq);
+	rrpc_write_fill(rrpc, rq, lba);
+	if (rq->cmd_flags & (REQ_FUA | REQ_PREFLUSH))
+		wait = rrpc_flush_locked(rrpc, rrq);
+	spin_unlock(&rrpc->wb_lock);
+
+	atomic64_add(nr, &rrpc->stats.user_written);
+	if (!wait)
+		blk_mq_end_request(rq, BLK_STS_OK);
+	return BLK_STS_OK;
+}
+
+static blk_status_t rrpc_flush_rq(struct rrpc *rrpc, struct request *rq)
+{
+	bool wait;
+
+	blk_mq_start_request(rq);
+	spin_lock(&rrpc->wb_lock);
+	wait = rrpc_flush_locked(rrpc, blk_mq_rq_to_pdu(rq));
+	spin_unlock(&rrpc->wb_lock);
+	if (!wait)
+		blk_mq_end_request(rq, BLK_STS_OK);
+	return BLK_STS_OK;
+}
+
+#define RRPC_DISCARD_BATCH	1024
+
+static blk_status_t rrpc_discard_rq(struct rrpc *rrpc, struct request *rq,
+				    u32 lba, u32 nr)
+{
+	u32 i, end = lba + nr;
+
+	blk_mq_start_request(rq);
+	while (lba < end) {
+		u32 n = min(end - lba, (u32)RRPC_DISCARD_BATCH);
+
+		spin_lock(&rrpc->map_lock);
+		for (i = 0; i < n; i++)
+			rrpc_map_discard(rrpc, lba + i);
+		spin_unlock(&rrpc->map_lock);
+		lba += n;
+	}
+	atomic64_add(nr, &rrpc->stats.discarded);
+	blk_mq_end_request(rq, BLK_STS_OK);
+	return BLK_STS_OK;
+}
+
+static blk_status_t rrpc_queue_rq(struct blk_mq_hw_ctx *hctx,
+				  const struct blk_mq_queue_data *bd)
+{
+	struct request *rq = bd->rq;
+	struct rrpc *rrpc = hctx->queue->queuedata;
+	u64 lba = blk_rq_pos(rq) >> 3;
+	u64 nr = blk_rq_bytes(rq) / RRPC_SECTOR_SIZE;
+
+	if (req_op(rq) == REQ_OP_FLUSH)
+		return rrpc_flush_rq(rrpc, rq);
+
+	if (WARN_ON_ONCE(blk_rq_pos(rq) & 7 || blk_rq_bytes(rq) & 4095 ||
+			 lba + nr > rrpc->nr_lbas))
+		return BLK_STS_IOERR;
+
+	switch (req_op(rq)) {
+	case REQ_OP_READ:
+		if (WARN_ON_ONCE(nr > rrpc->max_sectors))
+			return BLK_STS_IOERR;
+		return rrpc_read_rq(rrpc, rq, lba, nr);
+	case REQ_OP_WRITE:
+		if (WARN_ON_ONCE(nr > rrpc->max_sectors))
+			return BLK_STS_IOERR;
+		return rrpc_write_rq(rrpc, rq, lba, nr);
+	case REQ_OP_DISCARD:
+	case REQ_OP_WRITE_ZEROES:
+		return rrpc_discard_rq(rrpc, rq, lba, nr);
+	default:
+		return BLK_STS_NOTSUPP;
+	}
+}
+
+const struct blk_mq_ops rrpc_mq_ops = {
+	.queue_rq	= rrpc_queue_rq,
+};
+
+/* ----------------------------------------------------- write buffer */
+
+/**
+ * rrpc_unit_init() - allocate the buffers of a write unit
+ * @rrpc: the target
+ * @u: the unit
+ * @gc: a GC unit (keeps the source address of each sector)
+ *
+ * Return: 0 or -ENOMEM; rrpc_unit_free() undoes a partial init.
+ */
+int rrpc_unit_init(struct rrpc *rrpc, struct rrpc_unit *u, bool gc)
+{
+	u32 spp = rrpc->spp, i;
+
+	INIT_LIST_HEAD(&u->list);
+	INIT_LIST_HEAD(&u->inflight);
+	u->lba = kcalloc(spp, sizeof(*u->lba), GFP_KERNEL);
+	u->pages = kcalloc(spp, sizeof(*u->pages), GFP_KERNEL);
+	u->bvecs = kcalloc(spp, sizeof(*u->bvecs), GFP_KERNEL);
+	if (gc)
+		u->old = kcalloc(spp, sizeof(*u->old), GFP_KERNEL);
+	if (!u->lba || !u->pages || !u->bvecs || (gc && !u->old))
+		return -ENOMEM;
+	for (i = 0; i < spp; i++) {
+		u->pages[i] = alloc_page(GFP_KERNEL);
+		if (!u->pages[i])
+			return -ENOMEM;
+	}
+
+	u->rqd.dev = rrpc->dev;
+	u->rqd.nr_ppas = spp;
+	if (nvm_alloc_meta(rrpc->dev, &u->rqd, GFP_KERNEL))
+		return -ENOMEM;
+	u->meta = u->rqd.meta_list;
+	u->meta_dma = u->rqd.dma_meta_list;
+	memset(u->meta, 0, spp * rrpc->geo->oob_size);
+	if (spp > 1) {
+		if (nvm_alloc_ppalist(rrpc->dev, &u->rqd, GFP_KERNEL))
+			return -ENOMEM;
+		u->ppa_list = u->rqd.ppa_list;
+		u->ppa_dma = u->rqd.dma_ppa_list;
+	}
+	return 0;
+}
+
+/**
+ * rrpc_unit_free() - free what rrpc_unit_init() allocated
+ * @rrpc: the target
+ * @u: the unit
+ */
+void rrpc_unit_free(struct rrpc *rrpc, struct rrpc_unit *u)
+{
+	u32 i;
+
+	memset(&u->rqd, 0, sizeof(u->rqd));
+	u->rqd.dev = rrpc->dev;
+	u->rqd.nr_ppas = rrpc->spp;
+	if (u->ppa_list) {
+		u->rqd.ppa_list = u->ppa_list;
+		u->rqd.dma_ppa_list = u->ppa_dma;
+		nvm_free_ppalist(rrpc->dev, &u->rqd);
+		u->ppa_list = NULL;
+	}
+	if (u->meta) {
+		u->rqd.meta_list = u->meta;
+		u->rqd.dma_meta_list = u->meta_dma;
+		nvm_free_meta(rrpc->dev, &u->rqd);
+		u->meta = NULL;
+	}
+	if (u->pages)
+		for (i = 0; i < rrpc->spp; i++)
+			if (u->pages[i])
+				__free_page(u->pages[i]);
+	kfree(u->pages);
+	kfree(u->bvecs);
+	kfree(u->old);
+	kfree(u->lba);
+}
+
+/**
+ * rrpc_wb_init() - allocate the write buffer
+ * @rrpc: the target (spp, nr_luns and max_sectors set)
+ *
+ * Enough units for every LUN to have a few in flight, and always enough
+ * for the largest request plus the unit being filled.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int rrpc_wb_init(struct rrpc *rrpc)
+{
+	u32 n, i;
+	int ret;
+
+	INIT_LIST_HEAD(&rrpc->wb_free);
+	INIT_LIST_HEAD(&rrpc->wb_queue);
+	INIT_LIST_HEAD(&rrpc->wb_inflight);
+	INIT_LIST_HEAD(&rrpc->flush_list);
+	init_waitqueue_head(&rrpc->wb_wait);
+
+	n = max_t(u32, rrpc->nr_luns * RRPC_UNITS_PER_LUN,
+		  2 * DIV_ROUND_UP(rrpc->max_sectors, rrpc->spp) + 2);
+	rrpc->units = kcalloc(n, sizeof(*rrpc->units), GFP_KERNEL);
+	if (!rrpc->units)
+		return -ENOMEM;
+	rrpc->nr_units = n;
+	for (i = 0; i < n; i++) {
+		struct rrpc_unit *u = &rrpc->units[i];
+
+		ret = rrpc_unit_init(rrpc, u, false);
+		if (ret) {
+			rrpc_wb_free(rrpc);
+			return ret;
+		}
+		u->idx = i;
+		list_add_tail(&u->list, &rrpc->wb_free);
+		rrpc->nr_free_units++;
+	}
+	return 0;
+}
+
+/**
+ * rrpc_wb_free() - free the write buffer
+ * @rrpc: the target, with nothing in flight
+ */
+void rrpc_wb_free(struct rrpc *rrpc)
+{
+	u32 i;
+
+	if (!rrpc->units)
+		return;
+	for (i = 0; i < rrpc->nr_units; i++)
+		rrpc_unit_free(rrpc, &rrpc->units[i]);
+	kfree(rrpc->units);
+	rrpc->units = NULL;
+}

@@ -1,0 +1,439 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rrpc: registration of the "rrpc" target type with the LightNVM core,
+ * creation and teardown of a target (validation of the device and of the
+ * create request, capacity, queue limits) and its sysfs statistics.
+ */
+
+#define pr_fmt(fmt) "rrpc: " fmt
+
+#include <linux/module.h>
+#include <linux/blkdev.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+#include <linux/sysfs.h>
+#include "rrpc.h"
+
+static unsigned int rrpc_default_op = RRPC_DEFAULT_OP;
+module_param_named(over_prov, rrpc_default_op, uint, 0644);
+MODULE_PARM_DESC(over_prov,
+		 "over-provisioning in percent of the capacity when the create request gives none (default 10)");
+
+/* Validate the device and the create request. */
+static int rrpc_check(struct nvm_dev *dev, struct gendisk *disk,
+		      const struct nvm_tgt_conf *conf, u32 *op)
+{
+	const struct nvm_geo *geo = &dev->geo;
+	const char *name = disk->disk_name;
+	unsigned int max_sect = min_t(unsigned int,
+				      dev->ops->max_phys_sect ?: NVM_MAX_VLBA,
+				      NVM_MAX_VLBA);
+
+	if (geo->oob_size < RRPC_OOB_SIZE) {
+		pr_err("%s: device %s has %d OOB bytes per sector; rrpc stores each sector's LBA and write sequence number there and needs %d (nvm_mem: set oob_size >= %d)\n",
+		       name, dev->name, geo->oob_size, RRPC_OOB_SIZE,
+		       RRPC_OOB_SIZE);
+		return -EINVAL;
+	}
+	if (geo->sec_size != RRPC_SECTOR_SIZE) {
+		pr_err("%s: device %s has %d-byte sectors; rrpc needs %d\n",
+		       name, dev->name, geo->sec_size, RRPC_SECTOR_SIZE);
+		return -EINVAL;
+	}
+	if (geo->sec_per_pl < 1 || geo->sec_per_pl > max_sect ||
+	    geo->sec_per_blk % geo->sec_per_pl) {
+		pr_err("%s: device %s: a multi-plane page of %d sectors does not fit a command of %u\n",
+		       name, dev->name, geo->sec_per_pl, max_sect);
+		return -EINVAL;
+	}
+	if (conf->lun_begin < 0 || conf->lun_end >= geo->nr_luns ||
+	    conf->lun_begin > conf->lun_end) {
+		pr_err("%s: lun_begin %d / lun_end %d: not a LUN range of %s (0..%d)\n",
+		       name, conf->lun_begin, conf->lun_end, dev->name,
+		       geo->nr_luns - 1);
+		return -EINVAL;
+	}
+	*op = conf->over_prov ? conf->over_prov : rrpc_default_op;
+	if (conf->over_prov < 0 || *op < 1 || *op > RRPC_MAX_OP) {
+		pr_err("%s: over_prov %d%%: must be 1..%d (0: default %u)\n",
+		       name, conf->over_prov, RRPC_MAX_OP, rrpc_default_op);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int rrpc_luns_init(struct rrpc *rrpc, const struct nvm_tgt_conf *conf)
+{
+	const struct nvm_geo *geo = rrpc->geo;
+	u32 b;
+	int i;
+
+	rrpc->luns = kcalloc(rrpc->nr_luns, sizeof(*rrpc->luns), GFP_KERNEL);
+	rrpc->nr_blocks = rrpc->nr_luns * geo->blks_per_lun;
+	rrpc->blocks = kvcalloc(rrpc->nr_blocks, sizeof(*rrpc->blocks),
+				GFP_KERNEL);
+	if (!rrpc->luns || !rrpc->blocks)
+		return -ENOMEM;
+
+	for (i = 0; i < rrpc->nr_luns; i++) {
+		struct rrpc_lun *rlun = &rrpc->luns[i];
+
+		rlun->rrpc = rrpc;
+		rlun->idx = i;
+		rlun->parent = nvm_get_lun(rrpc->dev, conf->lun_begin + i);
+		if (!rlun->parent) {
+			pr_err("%s: LUN %d of %s not found\n",
+			       rrpc->disk->disk_name, conf->lun_begin + i,
+			       rrpc->dev->name);
+			return -EINVAL;
+		}
+		spin_lock_init(&rlun->lock);
+		INIT_LIST_HEAD(&rlun->closed);
+		INIT_WORK(&rlun->wr_work, rrpc_wr_work);
+		INIT_WORK(&rlun->gc_work, rrpc_gc_work);
+		INIT_LIST_HEAD(&rlun->gc.pending);
+
+		if (rrpc_lun_free(rlun) < RRPC_RSV_BLKS + 2) {
+			pr_err("%s: LUN %d of %s has %u free blocks; rrpc needs at least %d\n",
+			       rrpc->disk->disk_name, rlun->parent->id,
+			       rrpc->dev->name, rrpc_lun_free(rlun),
+			       RRPC_RSV_BLKS + 2);
+			return -ENOSPC;
+		}
+		rrpc->good_blocks += rrpc_lun_free(rlun);
+
+		for (b = 0; b < geo->blks_per_lun; b++) {
+			struct rrpc_block *rblk = &rrpc->blocks[i * geo->blks_per_lun + b];
+
+			rblk->parent = &rlun->parent->blocks[b];
+			rblk->rlun = rlun;
+			rblk->idx = i * geo->blks_per_lun + b;
+			rblk->ppa = nvm_blk_to_ppa(rrpc->dev, rblk->parent);
+			rblk->state = RRPC_BLK_FREE;
+			atomic_set(&rblk->nr_readers, 0);
+			INIT_LIST_HEAD(&rblk->list);
+		}
+	}
+	return 0;
+}
+
+static void rrpc_luns_free(struct rrpc *rrpc)
+{
+	kvfree(rrpc->blocks);
+	kfree(rrpc->luns);
+}
+
+static int rrpc_maps_init(struct rrpc *rrpc)
+{
+	rrpc->map = kvmalloc_array(rrpc->nr_lbas, sizeof(*rrpc->map),
+				   GFP_KERNEL);
+	if (!rrpc->map)
+		return -ENOMEM;
+	rrpc->p2l = kvmalloc_array(rrpc->nr_paddrs, sizeof(*rrpc->p2l),
+				   GFP_KERNEL);
+	if (!rrpc->p2l) {
+		kvfree(rrpc->map);
+		return -ENOMEM;
+	}
+	/* all ones: RRPC_ADDR_EMPTY everywhere */
+	memset(rrpc->map, 0xff, rrpc->nr_lbas * sizeof(*rrpc->map));
+	memset(rrpc->p2l, 0xff, rrpc->nr_paddrs * sizeof(*rrpc->p2l));
+	return 0;
+}
+
+static void rrpc_maps_free(struct rrpc *rrpc)
+{
+	kvfree(rrpc->p2l);
+	kvfree(rrpc->map);
+}
+
+static int rrpc_gcs_init(struct rrpc *rrpc)
+{
+	int i, ret;
+
+	for (i = 0; i < rrpc->nr_luns; i++) {
+		ret = rrpc_gc_init(&rrpc->luns[i]);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static void rrpc_gcs_free(struct rrpc *rrpc)
+{
+	int i;
+
+	for (i = 0; i < rrpc->nr_luns; i++)
+		rrpc_gc_free(&rrpc->luns[i]);
+}
+
+static void rrpc_set_limits(struct rrpc *rrpc)
+{
+	struct request_queue *q = rrpc->disk->queue;
+	unsigned int sect512 = RRPC_SECTOR_SIZE >> SECTOR_SHIFT;
+
+	blk_queue_logical_block_size(q, RRPC_SECTOR_SIZE);
+	blk_queue_physical_block_size(q, RRPC_SECTOR_SIZE);
+	blk_queue_io_min(q, RRPC_SECTOR_SIZE);
+	blk_queue_io_opt(q, rrpc->spp * RRPC_SECTOR_SIZE);
+	blk_queue_max_hw_sectors(q, rrpc->max_sectors * sect512);
+	blk_queue_max_segments(q, NVM_MAX_VLBA);
+	/* writes are acknowledged from the write buffer: a volatile cache */
+	blk_queue_write_cache(q, true, true);
+	q->limits.discard_granularity = RRPC_SECTOR_SIZE;
+	blk_queue_max_discard_sectors(q, UINT_MAX >> SECTOR_SHIFT);
+	blk_queue_max_write_zeroes_sectors(q, UINT_MAX >> SECTOR_SHIFT);
+	blk_queue_flag_set(QUEUE_FLAG_NONROT, q);
+	blk_queue_flag_clear(QUEUE_FLAG_ADD_RANDOM, q);
+}
+
+static void *rrpc_init(struct nvm_target *tgt, struct gendisk *disk,
+		       const struct nvm_tgt_conf *conf)
+{
+	struct nvm_dev *dev = tgt->dev;
+	const struct nvm_geo *geo = &dev->geo;
+	struct rrpc *rrpc;
+	u32 op;
+	int ret;
+
+	ret = rrpc_check(dev, disk, conf, &op);
+	if (ret)
+		return ERR_PTR(ret);
+
+	rrpc = kzalloc(sizeof(*rrpc), GFP_KERNEL);
+	if (!rrpc)
+		return ERR_PTR(-ENOMEM);
+	rrpc->tgt = tgt;
+	rrpc->dev = dev;
+	rrpc->disk = disk;
+	rrpc->geo = geo;
+	rrpc->op = op;
+	rrpc->nr_luns = conf->lun_end - conf->lun_begin + 1;
+	rrpc->spb = geo->sec_per_blk;
+	rrpc->spp = geo->sec_per_pl;
+	rrpc->max_sectors = min_t(u32, dev->ops->max_phys_sect ?: NVM_MAX_VLBA,
+				  NVM_MAX_VLBA);
+	if (geo->max_rq_size >= RRPC_SECTOR_SIZE)
+		rrpc->max_sectors = min_t(u32, rrpc->max_sectors,
+					  geo->max_rq_size / RRPC_SECTOR_SIZE);
+	spin_lock_init(&rrpc->map_lock);
+	spin_lock_init(&rrpc->wb_lock);
+	init_waitqueue_head(&rrpc->read_wait);
+	atomic64_set(&rrpc->close_seq, 0);
+
+	ret = rrpc_luns_init(rrpc, conf);
+	if (ret)
+		goto err_luns;
+
+	rrpc->nr_paddrs = (u64)rrpc->nr_blocks * rrpc->spb;
+	rrpc->nr_lbas = rrpc_capacity(rrpc->good_blocks, rrpc->nr_luns,
+				      rrpc->spb, op);
+	if (rrpc->nr_paddrs >= RRPC_ADDR_LOST) {
+		pr_err("%s: %llu sectors: too large for one rrpc target; use fewer LUNs\n",
+		       disk->disk_name, rrpc->nr_paddrs);
+		ret = -EINVAL;
+		goto err_luns;
+	}
+
+	ret = rrpc_maps_init(rrpc);
+	if (ret)
+		goto err_luns;
+	ret = rrpc_wb_init(rrpc);
+	if (ret)
+		goto err_maps;
+	/* on failure the LUNs' GC state is partly allocated: free it all */
+	ret = rrpc_gcs_init(rrpc);
+	if (ret)
+		goto err_gcs;
+
+	rrpc->wr_wq = alloc_workqueue("rrpc-wr-%s", WQ_MEM_RECLAIM | WQ_UNBOUND,
+				      0, disk->disk_name);
+	if (!rrpc->wr_wq) {
+		ret = -ENOMEM;
+		goto err_gcs;
+	}
+	rrpc->gc_wq = alloc_workqueue("rrpc-gc-%s", WQ_MEM_RECLAIM | WQ_UNBOUND,
+				      0, disk->disk_name);
+	if (!rrpc->gc_wq) {
+		ret = -ENOMEM;
+		goto err_wr_wq;
+	}
+
+	rrpc_set_limits(rrpc);
+	set_capacity(disk, rrpc->nr_lbas * (RRPC_SECTOR_SIZE >> SECTOR_SHIFT));
+
+	pr_info("%s: on %s LUNs %d-%d: %u good blocks of %u sectors, %llu MiB, over-provisioning %u%%\n",
+		disk->disk_name, dev->name, conf->lun_begin, conf->lun_end,
+		rrpc->good_blocks, rrpc->spb,
+		rrpc->nr_lbas * RRPC_SECTOR_SIZE >> 20, op);
+	return rrpc;
+
+err_wr_wq:
+	destroy_workqueue(rrpc->wr_wq);
+err_gcs:
+	rrpc_gcs_free(rrpc);
+	rrpc_wb_free(rrpc);
+err_maps:
+	rrpc_maps_free(rrpc);
+err_luns:
+	rrpc_luns_free(rrpc);
+	kfree(rrpc);
+	return ERR_PTR(ret);
+}
+
+static void rrpc_exit(void *private)
+{
+	struct rrpc *rrpc = private;
+	u32 i;
+
+	/* what the last writers left in the buffer goes to the media */
+	rrpc_wb_drain(rrpc);
+
+	WRITE_ONCE(rrpc->exiting, true);
+	for (i = 0; i < rrpc->nr_luns; i++)
+		cancel_work_sync(&rrpc->luns[i].gc_work);
+	destroy_workqueue(rrpc->gc_wq);
+	destroy_workqueue(rrpc->wr_wq);
+
+	/* every block goes back to the media manager */
+	for (i = 0; i < rrpc->nr_blocks; i++) {
+		struct rrpc_block *rblk = &rrpc->blocks[i];
+
+		if (rblk->state != RRPC_BLK_FREE)
+			nvm_put_blk(rrpc->dev, rblk->parent);
+	}
+
+	rrpc_gcs_free(rrpc);
+	rrpc_wb_free(rrpc);
+	rrpc_maps_free(rrpc);
+	rrpc_luns_free(rrpc);
+	kfree(rrpc);
+}
+
+/* ------------------------------------------------------------- sysfs */
+
+static struct rrpc *rrpc_of(struct device *dev)
+{
+	return dev_to_disk(dev)->queue->queuedata;
+}
+
+#define RRPC_STAT_ATTR(_name, _field)					\
+static ssize_t _name##_show(struct device *dev,				\
+			    struct device_attribute *attr, char *buf)	\
+{									\
+	return sysfs_emit(buf, "%lld\n",				\
+			  atomic64_read(&rrpc_of(dev)->stats._field));	\
+}									\
+static DEVICE_ATTR_RO(_name)
+
+RRPC_STAT_ATTR(user_sectors_written, user_written);
+RRPC_STAT_ATTR(user_sectors_read, user_read);
+RRPC_STAT_ATTR(media_sectors_written, media_written);
+RRPC_STAT_ATTR(gc_sectors_moved, gc_moved);
+RRPC_STAT_ATTR(padded_sectors, padded);
+RRPC_STAT_ATTR(discarded_sectors, discarded);
+RRPC_STAT_ATTR(erases, erases);
+RRPC_STAT_ATTR(gc_victims, gc_victims);
+RRPC_STAT_ATTR(grown_bad_blocks, grown_bad);
+RRPC_STAT_ATTR(write_errors, write_errors);
+RRPC_STAT_ATTR(read_errors, read_errors);
+RRPC_STAT_ATTR(lost_sectors, lost);
+
+static ssize_t free_blocks_show(struct device *dev,
+				struct device_attribute *attr, char *buf)
+{
+	struct rrpc *rrpc = rrpc_of(dev);
+	int i, n = 0;
+
+	for (i = 0; i < rrpc->nr_luns; i++)
+		n += sysfs_emit_at(buf, n, "%s%u", i ? " " : "",
+				   rrpc_lun_free(&rrpc->luns[i]));
+	n += sysfs_emit_at(buf, n, "\n");
+	return n;
+}
+static DEVICE_ATTR_RO(free_blocks);
+
+static ssize_t waf_show(struct device *dev, struct device_attribute *attr,
+			char *buf)
+{
+	struct rrpc *rrpc = rrpc_of(dev);
+	u64 user = atomic64_read(&rrpc->stats.user_written);
+	u64 media = atomic64_read(&rrpc->stats.media_written);
+	u64 milli = user ? div64_u64(media * 1000, user) : 0;
+
+	return sysfs_emit(buf, "%llu.%03llu\n", milli / 1000, milli % 1000);
+}
+static DEVICE_ATTR_RO(waf);
+
+static ssize_t geometry_show(struct device *dev, struct device_attribute *attr,
+			     char *buf)
+{
+	struct rrpc *rrpc = rrpc_of(dev);
+
+	return sysfs_emit(buf,
+			  "luns %d good_blocks %u sectors_per_block %u sectors_per_unit %u reserved_blocks_per_lun %d over_prov %u capacity_sectors %llu usable_sectors %llu\n",
+			  rrpc->nr_luns, rrpc->good_blocks, rrpc->spb,
+			  rrpc->spp, RRPC_RSV_BLKS, rrpc->op, rrpc->nr_lbas,
+			  (u64)(rrpc->good_blocks -
+				rrpc->nr_luns * RRPC_RSV_BLKS) * rrpc->spb);
+}
+static DEVICE_ATTR_RO(geometry);
+
+static struct attribute *rrpc_attrs[] = {
+	&dev_attr_user_sectors_written.attr,
+	&dev_attr_user_sectors_read.attr,
+	&dev_attr_media_sectors_written.attr,
+	&dev_attr_gc_sectors_moved.attr,
+	&dev_attr_padded_sectors.attr,
+	&dev_attr_discarded_sectors.attr,
+	&dev_attr_erases.attr,
+	&dev_attr_gc_victims.attr,
+	&dev_attr_grown_bad_blocks.attr,
+	&dev_attr_write_errors.attr,
+	&dev_attr_read_errors.attr,
+	&dev_attr_lost_sectors.attr,
+	&dev_attr_free_blocks.attr,
+	&dev_attr_waf.attr,
+	&dev_attr_geometry.attr,
+	NULL,
+};
+
+static const struct attribute_group rrpc_attr_group = {
+	.name	= "rrpc",
+	.attrs	= rrpc_attrs,
+};
+
+static const struct attribute_group *rrpc_attr_groups[] = {
+	&rrpc_attr_group,
+	NULL,
+};
+
+static struct nvm_tgt_type tt_rrpc = {
+	.name		= "rrpc",
+	.version	= {1, 0, 0},
+	.mq_ops		= &rrpc_mq_ops,
+	.cmd_size	= sizeof(struct rrpc_rq),
+	.queue_depth	= 64,
+	.init		= rrpc_init,
+	.exit		= rrpc_exit,
+	.groups		= rrpc_attr_groups,
+	.owner		= THIS_MODULE,
+};
+
+static int __init rrpc_module_init(void)
+{
+	return nvm_register_tgt_type(&tt_rrpc);
+}
+
+static void __exit rrpc_module_exit(void)
+{
+	nvm_unregister_tgt_type(&tt_rrpc);
+}
+
+module_init(rrpc_module_init);
+module_exit(rrpc_module_exit);
+
+MODULE_AUTHOR("LightNVM port for Linux 6.1");
+MODULE_DESCRIPTION("rrpc: round-robin host FTL target for Open-Channel SSDs");
+MODULE_LICENSE("GPL");
+MODULE_VERSION("1.0.0");
