@@ -334,23 +334,21 @@ void rrpc_wb_drain(struct rrpc *rrpc)
 
 /* ------------------------------------------------------------- reads */
 
+/* Drop what the lookup took: of media sectors (@media) or buffer ones. */
 static void rrpc_read_put(struct rrpc *rrpc, struct rrpc_rq *rrq,
-			  unsigned int nr)
+			  unsigned int nr, bool media)
 {
 	struct rrpc_block *rblk;
 	unsigned int i;
 
 	for (i = 0; i < nr; i++) {
-		switch (rrq->kind[i]) {
-		case RRPC_SRC_MEDIA:
+		if (media && rrq->kind[i] == RRPC_SRC_MEDIA) {
 			rblk = rrpc_paddr_to_blk(rrpc, rrq->src[i]);
 			if (atomic_dec_and_test(&rblk->nr_readers) &&
 			    wq_has_sleeper(&rrpc->read_wait))
 				wake_up_all(&rrpc->read_wait);
-			break;
-		case RRPC_SRC_WB:
+		} else if (!media && rrq->kind[i] == RRPC_SRC_WB) {
 			rrpc_unit_put(rrpc, rrpc_slot_unit(rrpc, rrq->src[i]));
-			break;
 		}
 	}
 }
@@ -372,7 +370,7 @@ static void rrpc_read_end_io(struct nvm_rq *rqd)
 	if (rqd->nr_ppas > 1)
 		nvm_free_ppalist(rrpc->dev, rqd);
 	bio_uninit(&rrq->bio);
-	rrpc_read_put(rrpc, rrq, blk_rq_bytes(rq) >> 12);
+	rrpc_read_put(rrpc, rrq, blk_rq_bytes(rq) >> 12, true);
 	blk_mq_end_request(rq, st);
 }
 
@@ -425,7 +423,7 @@ static blk_status_t rrpc_read_rq(struct rrpc *rrpc, struct request *rq,
 	struct rrpc_rq *rrq = blk_mq_rq_to_pdu(rq);
 	struct nvm_rq *rqd = &rrq->rqd;
 	u32 i, n = 0, nr_media = 0;
-	bool lost = false;
+	bool lost = false, gathered;
 	int ret;
 
 	blk_mq_start_request(rq);
@@ -455,17 +453,20 @@ static blk_status_t rrpc_read_rq(struct rrpc *rrpc, struct request *rq,
 	if (unlikely(lost)) {
 		pr_err_ratelimited("%s: read of sectors %u+%u hits data lost to a media error\n",
 				   rrpc->disk->disk_name, lba, nr);
+		rrpc_read_put(rrpc, rrq, nr, false);
 		goto fail;
 	}
 
 	bio_init(&rrq->bio, NULL, rrq->bvecs, RRPC_MAX_BVECS, REQ_OP_READ);
-	if (WARN_ON_ONCE(!rrpc_read_gather(rrpc, rq, rrq)))
+	gathered = rrpc_read_gather(rrpc, rq, rrq);
+	/* the completion may run in IRQ context: no buffer refs past here */
+	rrpc_read_put(rrpc, rrq, nr, false);
+	if (WARN_ON_ONCE(!gathered))
 		goto fail_bio;
 	atomic64_add(nr, &rrpc->stats.user_read);
 
 	if (!nr_media) {
 		bio_uninit(&rrq->bio);
-		rrpc_read_put(rrpc, rrq, nr);
 		blk_mq_end_request(rq, BLK_STS_OK);
 		return BLK_STS_OK;
 	}
@@ -480,7 +481,7 @@ static blk_status_t rrpc_read_rq(struct rrpc *rrpc, struct request *rq,
 	if (nr_media > 1) {
 		if (nvm_alloc_ppalist(rrpc->dev, rqd, GFP_ATOMIC)) {
 			bio_uninit(&rrq->bio);
-			rrpc_read_put(rrpc, rrq, nr);
+			rrpc_read_put(rrpc, rrq, nr, true);
 			return BLK_STS_RESOURCE;
 		}
 		for (i = 0; i < nr; i++)
@@ -506,7 +507,7 @@ static blk_status_t rrpc_read_rq(struct rrpc *rrpc, struct request *rq,
 fail_bio:
 	bio_uninit(&rrq->bio);
 fail:
-	rrpc_read_put(rrpc, rrq, nr);
+	rrpc_read_put(rrpc, rrq, nr, true);
 	blk_mq_end_request(rq, BLK_STS_IOERR);
 	return BLK_STS_OK;
 }
