@@ -1,0 +1,849 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nvm_mem: the NAND model. Geometry validation, the identity and address
+ * format the device reports, and the media itself: sectors programmed in
+ * order and once per erase in every (LUN, block, plane), erase of whole
+ * blocks, per-sector OOB bytes, the bad block table and the counters.
+ * Pure logic with no call into the LightNVM core, so that the KUnit suite
+ * in media_test.c drives it directly. Memory is only held for programmed
+ * sectors (one page each) and is given back by the erase of their block.
+ */
+
+#include <linux/kernel.h>
+#include <linux/log2.h>
+#include <linux/math64.h>
+#include <linux/mm.h>
+#include <linux/overflow.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "nvm_mem.h"
+
+/* The defaults of the module parameters: 1 GiB. */
+const struct nvm_mem_cfg nvm_mem_default_cfg = {
+	.num_ch		= 2,
+	.num_lun	= 4,
+	.num_pln	= 2,
+	.num_blk	= 64,
+	.num_pg		= 64,
+	.sec_per_pg	= 4,
+	.oob_size	= 16,
+	.factory_bad	= 0,
+	.bb_seed	= 1,
+};
+
+static int nvm_mem_check_range(const char *name, const char *field, u32 v,
+			       u32 min, u32 max)
+{
+	if (v >= min && v <= max)
+		return 0;
+	pr_err("%s: %s=%u out of range (%u..%u)\n", name, field, v, min, max);
+	return -EINVAL;
+}
+
+/**
+ * nvm_mem_cfg_validate() - check the geometry and media options of an instance
+ * @cfg: the options
+ * @name: instance name, for the messages
+ *
+ * Checks every field against what the identity can express and what this
+ * model can hold; the LightNVM core validates the resulting identity again
+ * at registration and may still refuse it (e.g. too many sectors per LUN).
+ *
+ * Return: 0, or -EINVAL after logging the offending field.
+ */
+int nvm_mem_cfg_validate(const struct nvm_mem_cfg *cfg, const char *name)
+{
+	u64 blk_planes;
+	int ret;
+
+	ret = nvm_mem_check_range(name, "num_ch", cfg->num_ch, 1, NVM_MEM_MAX_CH);
+	ret = ret ?: nvm_mem_check_range(name, "num_lun", cfg->num_lun, 1,
+					 NVM_MEM_MAX_LUN);
+	if (ret)
+		return ret;
+	if (cfg->num_pln != 1 && cfg->num_pln != 2 && cfg->num_pln != 4) {
+		pr_err("%s: num_pln=%u not supported (1, 2 or 4)\n", name,
+		       cfg->num_pln);
+		return -EINVAL;
+	}
+	ret = nvm_mem_check_range(name, "num_blk", cfg->num_blk, 1,
+				  NVM_MEM_MAX_BLK);
+	ret = ret ?: nvm_mem_check_range(name, "num_pg", cfg->num_pg, 1,
+					 NVM_MEM_MAX_PG);
+	ret = ret ?: nvm_mem_check_range(name, "sec_per_pg", cfg->sec_per_pg, 1,
+					 NVM_MEM_MAX_SEC_PER_PG);
+	ret = ret ?: nvm_mem_check_range(name, "oob_size", cfg->oob_size,
+					 NVM_MEM_MIN_OOB, NVM_MEM_MAX_OOB);
+	if (ret)
+		return ret;
+
+	blk_planes = (u64)cfg->num_ch * cfg->num_lun * cfg->num_blk *
+		     cfg->num_pln;
+	if (blk_planes > NVM_MEM_MAX_BLK_PLANES) {
+		pr_err("%s: num_ch * num_lun * num_blk * num_pln = %llu blocks, more than %lu\n",
+		       name, blk_planes, NVM_MEM_MAX_BLK_PLANES);
+		return -EINVAL;
+	}
+	if (cfg->factory_bad > blk_planes) {
+		pr_err("%s: factory_bad=%u exceeds the %llu blocks (per plane) of the device\n",
+		       name, cfg->factory_bad, blk_planes);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/**
+ * nvm_mem_make_ppaf() - the device address format of a geometry
+ * @cfg: validated geometry
+ * @ppaf: filled in
+ *
+ * Fields are packed from bit 0 upwards, each as narrow as its range
+ * allows: sector, plane, page, block, LUN, channel.
+ */
+void nvm_mem_make_ppaf(const struct nvm_mem_cfg *cfg,
+		       struct nvm_addr_format *ppaf)
+{
+	u8 off = 0;
+
+	memset(ppaf, 0, sizeof(*ppaf));
+	ppaf->sect_offset = off;
+	ppaf->sect_len = order_base_2(cfg->sec_per_pg);
+	off += ppaf->sect_len;
+	ppaf->pln_offset = off;
+	ppaf->pln_len = order_base_2(cfg->num_pln);
+	off += ppaf->pln_len;
+	ppaf->pg_offset = off;
+	ppaf->pg_len = order_base_2(cfg->num_pg);
+	off += ppaf->pg_len;
+	ppaf->blk_offset = off;
+	ppaf->blk_len = order_base_2(cfg->num_blk);
+	off += ppaf->blk_len;
+	ppaf->lun_offset = off;
+	ppaf->lun_len = order_base_2(cfg->num_lun);
+	off += ppaf->lun_len;
+	ppaf->ch_offset = off;
+	ppaf->ch_len = order_base_2(cfg->num_ch);
+}
+
+/**
+ * nvm_mem_make_identity() - the OCSSD 1.2 identity of a geometry
+ * @cfg: validated geometry
+ * @id: filled in (host endian)
+ *
+ * One configuration group of SLC NAND with a bad block table, 4 KiB
+ * sectors, multi-plane support matching the planes, and typical SLC
+ * timings (they are reported, not emulated).
+ */
+void nvm_mem_make_identity(const struct nvm_mem_cfg *cfg, struct nvm_id *id)
+{
+	struct nvm_id_group *g = &id->groups[0];
+
+	memset(id, 0, sizeof(*id));
+	id->ver_id = 1;
+	id->cgrps = 1;
+	id->cap = NVM_ID_CAP_BBT;
+	nvm_mem_make_ppaf(cfg, &id->ppaf);
+
+	g->mtype = 0;			/* NAND */
+	g->fmtype = 0;			/* SLC */
+	g->num_ch = cfg->num_ch;
+	g->num_lun = cfg->num_lun;
+	g->num_pln = cfg->num_pln;
+	g->num_blk = cfg->num_blk;
+	g->num_pg = cfg->num_pg;
+	g->fpg_sz = cfg->sec_per_pg * NVM_MEM_SEC_SIZE;
+	g->csecs = NVM_MEM_SEC_SIZE;
+	g->sos = cfg->oob_size;
+	g->trdt = 25000;		/* ns */
+	g->trdm = 50000;
+	g->tprt = 300000;
+	g->tprm = 600000;
+	g->tbet = 2000000;
+	g->tbem = 3000000;
+	/* single-plane always; dual and quad when the planes allow */
+	g->mpos = 0x010101;
+	if (cfg->num_pln >= 2)
+		g->mpos |= 0x020202;
+	if (cfg->num_pln >= 4)
+		g->mpos |= 0x040404;
+	g->mccap = 0;
+	g->cpar = 0;
+}
+
+/**
+ * nvm_mem_encode() - build a device-format address
+ * @ppaf: address format of the device
+ * @ch: channel
+ * @lun: LUN within the channel
+ * @blk: block
+ * @pl: plane
+ * @pg: page
+ * @sec: sector in the page
+ *
+ * Return: the address; values are not range checked.
+ */
+u64 nvm_mem_encode(const struct nvm_addr_format *ppaf, u32 ch, u32 lun,
+		   u32 blk, u32 pl, u32 pg, u32 sec)
+{
+	return (u64)ch << ppaf->ch_offset | (u64)lun << ppaf->lun_offset |
+	       (u64)blk << ppaf->blk_offset | (u64)pl << ppaf->pln_offset |
+	       (u64)pg << ppaf->pg_offset | (u64)sec << ppaf->sect_offset;
+}
+
+/**
+ * nvm_mem_decode() - split and range check a device-format address
+ * @m: the media
+ * @ppa: device-format address
+ * @a: filled in on success
+ *
+ * Return: 0, or -EINVAL if a field is beyond the geometry or a bit outside
+ * every field is set.
+ */
+int nvm_mem_decode(const struct nvm_mem_media *m, u64 ppa,
+		   struct nvm_mem_addr *a)
+{
+	const struct nvm_addr_format *f = &m->ppaf;
+	const struct nvm_mem_cfg *c = &m->cfg;
+	u32 top = f->ch_offset + f->ch_len;
+	u32 ch, lun;
+
+	if (top < 64 && ppa >> top)
+		return -EINVAL;
+	ch = nvm_field(ppa, f->ch_offset, f->ch_len);
+	lun = nvm_field(ppa, f->lun_offset, f->lun_len);
+	a->blk = nvm_field(ppa, f->blk_offset, f->blk_len);
+	a->pl = nvm_field(ppa, f->pln_offset, f->pln_len);
+	a->pg = nvm_field(ppa, f->pg_offset, f->pg_len);
+	a->sec = nvm_field(ppa, f->sect_offset, f->sect_len);
+	if (ch >= c->num_ch || lun >= c->num_lun || a->blk >= c->num_blk ||
+	    a->pl >= c->num_pln || a->pg >= c->num_pg ||
+	    a->sec >= c->sec_per_pg)
+		return -EINVAL;
+	a->lun = ch * c->num_lun + lun;
+	return 0;
+}
+
+/* index of (LUN, block, plane) in wp[] and bbt[] */
+static u32 nvm_mem_bp(const struct nvm_mem_media *m, u32 lun, u32 blk, u32 pl)
+{
+	return (lun * m->cfg.num_blk + blk) * m->cfg.num_pln + pl;
+}
+
+/* index of a sector in its LUN's xarray */
+static unsigned long nvm_mem_sidx(const struct nvm_mem_media *m,
+				  const struct nvm_mem_addr *a)
+{
+	return ((unsigned long)a->blk * m->cfg.num_pln + a->pl) *
+	       m->sec_per_plblk + a->pg * m->cfg.sec_per_pg + a->sec;
+}
+
+static bool nvm_mem_is_bad(u8 state)
+{
+	return state == NVM_BLK_T_BAD || state == NVM_BLK_T_GRWN_BAD;
+}
+
+/* splitmix64: deterministic across kernels and architectures */
+static u64 nvm_mem_rand(u64 *state)
+{
+	u64 z = (*state += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static void nvm_mem_mark_factory_bad(struct nvm_mem_media *m, u32 total)
+{
+	u32 want = m->cfg.factory_bad, n;
+	u64 state = m->cfg.bb_seed;
+	u8 from, to;
+
+	/* pick the smaller of the bad and the good set at random */
+	if (want * 2ULL <= total) {
+		from = NVM_BLK_T_FREE;
+		to = NVM_BLK_T_BAD;
+		n = want;
+	} else {
+		memset(m->bbt, NVM_BLK_T_BAD, total);
+		from = NVM_BLK_T_BAD;
+		to = NVM_BLK_T_FREE;
+		n = total - want;
+	}
+	while (n) {
+		u32 r = mul_u64_u32_shr(nvm_mem_rand(&state) >> 32, total, 32);
+
+		if (m->bbt[r] != from)
+			continue;
+		m->bbt[r] = to;
+		n--;
+	}
+}
+
+/**
+ * nvm_mem_media_create() - allocate empty, erased media
+ * @cfg: validated geometry
+ *
+ * Every block starts erased (reads report empty sectors) and good, except
+ * @cfg->factory_bad (block, plane) entries marked %NVM_BLK_T_BAD, chosen
+ * deterministically from @cfg->bb_seed.
+ *
+ * Context: process, may sleep.
+ * Return: the media or %NULL when out of memory.
+ */
+struct nvm_mem_media *nvm_mem_media_create(const struct nvm_mem_cfg *cfg)
+{
+	struct nvm_mem_media *m;
+	u32 total, l;
+
+	m = kzalloc(sizeof(*m), GFP_KERNEL);
+	if (!m)
+		return NULL;
+	m->cfg = *cfg;
+	nvm_mem_make_ppaf(cfg, &m->ppaf);
+	m->nr_luns = cfg->num_ch * cfg->num_lun;
+	m->sec_per_plblk = cfg->num_pg * cfg->sec_per_pg;
+	total = m->nr_luns * cfg->num_blk * cfg->num_pln;
+
+	m->sects = kcalloc(m->nr_luns, sizeof(*m->sects), GFP_KERNEL);
+	if (!m->sects)
+		goto err_free_media;
+	m->wp = kvcalloc(total, sizeof(*m->wp), GFP_KERNEL);
+	if (!m->wp)
+		goto err_free_sects;
+	m->bbt = kvzalloc(total, GFP_KERNEL);
+	if (!m->bbt)
+		goto err_free_wp;
+	m->erase_count = kvcalloc(m->nr_luns * cfg->num_blk,
+				  sizeof(*m->erase_count), GFP_KERNEL);
+	if (!m->erase_count)
+		goto err_free_bbt;
+
+	for (l = 0; l < m->nr_luns; l++)
+		xa_init_flags(&m->sects[l], XA_FLAGS_LOCK_IRQ);
+	nvm_mem_mark_factory_bad(m, total);
+	return m;
+
+err_free_bbt:
+	kvfree(m->bbt);
+err_free_wp:
+	kvfree(m->wp);
+err_free_sects:
+	kfree(m->sects);
+err_free_media:
+	kfree(m);
+	return NULL;
+}
+
+/**
+ * nvm_mem_sect_alloc() - allocate room for one programmed sector
+ * @m: the media (for its OOB size)
+ * @gfp: allocation flags
+ *
+ * Return: the sector, OOB bytes uninitialised, or %NULL.
+ */
+struct nvm_mem_sect *nvm_mem_sect_alloc(const struct nvm_mem_media *m,
+					gfp_t gfp)
+{
+	struct nvm_mem_sect *s;
+
+	s = kmalloc(struct_size(s, oob, m->cfg.oob_size), gfp);
+	if (!s)
+		return NULL;
+	s->page = alloc_page(gfp);
+	if (!s->page) {
+		kfree(s);
+		return NULL;
+	}
+	return s;
+}
+
+/**
+ * nvm_mem_sect_free() - free a sector from nvm_mem_sect_alloc()
+ * @s: the sector, or %NULL
+ *
+ * Context: any.
+ */
+void nvm_mem_sect_free(struct nvm_mem_sect *s)
+{
+	if (!s)
+		return;
+	__free_page(s->page);
+	kfree(s);
+}
+
+/**
+ * nvm_mem_media_free() - free the media and everything programmed on it
+ * @m: the media, or %NULL; no request may be in flight
+ *
+ * Context: process.
+ */
+void nvm_mem_media_free(struct nvm_mem_media *m)
+{
+	struct nvm_mem_sect *s;
+	unsigned long idx;
+	u32 l;
+
+	if (!m)
+		return;
+	for (l = 0; l < m->nr_luns; l++) {
+		xa_for_each(&m->sects[l], idx, s)
+			nvm_mem_sect_free(s);
+		xa_destroy(&m->sects[l]);
+	}
+	kvfree(m->erase_count);
+	kvfree(m->bbt);
+	kvfree(m->wp);
+	kfree(m->sects);
+	kfree(m);
+}
+
+/**
+ * nvm_mem_bio_copy() - copy between a buffer and a bio at an iterator
+ * @bio: the bio
+ * @iter: position in @bio, advanced by the bytes copied
+ * @buf: kernel buffer of @len bytes
+ * @len: bytes to copy
+ * @to_bio: copy from @buf into @bio (else from @bio into @buf)
+ *
+ * Stops early if @bio ends; callers check its size beforehand.
+ *
+ * Context: any.
+ */
+void nvm_mem_bio_copy(struct bio *bio, struct bvec_iter *iter, void *buf,
+		      unsigned int len, bool to_bio)
+{
+	while (len && iter->bi_size) {
+		struct bio_vec bv = bio_iter_iovec(bio, *iter);
+		unsigned int n = min(len, bv.bv_len);
+
+		bv.bv_len = n;
+		if (to_bio)
+			memcpy_to_bvec(&bv, buf);
+		else
+			memcpy_from_bvec(buf, &bv);
+		bio_advance_iter_single(bio, iter, n);
+		buf += n;
+		len -= n;
+	}
+}
+
+/* The data of an unreadable sector: zeroes, and OOB all ones. */
+static void nvm_mem_fill_empty(const struct nvm_mem_media *m, struct bio *bio,
+			       struct bvec_iter *iter, u8 *oob)
+{
+	nvm_mem_bio_copy(bio, iter, page_address(ZERO_PAGE(0)),
+			 NVM_MEM_SEC_SIZE, true);
+	if (oob)
+		memset(oob, 0xff, m->cfg.oob_size);
+}
+
+/**
+ * nvm_mem_media_program() - program one sector
+ * @m: the media
+ * @ppa: device-format address
+ * @sp: the sector's data and OOB (from nvm_mem_sect_alloc()); the media
+ *	takes it and sets *@sp to %NULL on success, the caller frees it
+ *	otherwise
+ * @fail: inject a program failure (the sector is consumed, nothing stored)
+ * @gfp: allocation flags for the index; may allow sleeping only if the
+ *	caller may sleep
+ *
+ * Fails when the address is beyond the geometry, the block is bad in that
+ * plane, the sector is not the next one to program in its (block, plane)
+ * (out of order, or programmed already since the last erase), the device
+ * is unplugged, or on injection.
+ *
+ * Context: any.
+ * Return: %NVM_RSP_SUCCESS or %NVM_RSP_ERR_FAILWRITE.
+ */
+int nvm_mem_media_program(struct nvm_mem_media *m, u64 ppa,
+			  struct nvm_mem_sect **sp, bool fail, gfp_t gfp)
+{
+	int ret = NVM_RSP_ERR_FAILWRITE;
+	struct nvm_mem_addr a;
+	struct xarray *xa;
+	unsigned long idx, flags;
+	u32 bp, off;
+	void *old;
+
+	if (nvm_mem_decode(m, ppa, &a) || atomic_read(&m->unplugged))
+		goto out;
+	xa = &m->sects[a.lun];
+	bp = nvm_mem_bp(m, a.lun, a.blk, a.pl);
+	off = a.pg * m->cfg.sec_per_pg + a.sec;
+	idx = nvm_mem_sidx(m, &a);
+
+	/* index nodes are allocated here, where the caller may sleep */
+	if (!fail && gfpflags_allow_blocking(gfp) &&
+	    xa_reserve_irq(xa, idx, gfp))
+		goto out;
+
+	xa_lock_irqsave(xa, flags);
+	if (nvm_mem_is_bad(m->bbt[bp]) || m->wp[bp] != off)
+		goto unlock;
+	if (fail) {
+		m->wp[bp]++;
+		goto unlock;
+	}
+	old = __xa_store(xa, idx, *sp, GFP_ATOMIC | __GFP_NOWARN);
+	if (xa_is_err(old))
+		goto unlock;
+	if (WARN_ON_ONCE(old && !xa_is_zero(old))) {
+		/* not reachable: sectors at or past wp are never stored */
+		__xa_store(xa, idx, old, GFP_ATOMIC);
+		goto unlock;
+	}
+	m->wp[bp]++;
+	*sp = NULL;
+	ret = NVM_RSP_SUCCESS;
+unlock:
+	if (ret)
+		__xa_cmpxchg(xa, idx, XA_ZERO_ENTRY, NULL, 0);
+	xa_unlock_irqrestore(xa, flags);
+out:
+	if (ret) {
+		atomic64_inc(&m->stats.write_errors);
+	} else {
+		atomic_long_inc(&m->nr_sects);
+		atomic64_inc(&m->stats.media_write_sectors);
+	}
+	return ret;
+}
+
+/**
+ * nvm_mem_media_read() - read one sector into a bio
+ * @m: the media
+ * @ppa: device-format address
+ * @bio: destination
+ * @iter: position in @bio, advanced by one sector
+ * @oob: destination of the OOB bytes, or %NULL
+ * @fail: inject an uncorrectable read error
+ *
+ * A sector not programmed since the last erase of its block reads as
+ * zeroes with OOB bytes 0xff and status %NVM_RSP_ERR_EMPTYPAGE; so do a
+ * failed read (%NVM_RSP_ERR_FAILECC: address beyond the geometry,
+ * unplugged device, injection). Bad blocks can be read.
+ *
+ * Context: any.
+ * Return: %NVM_RSP_SUCCESS, %NVM_RSP_ERR_EMPTYPAGE or %NVM_RSP_ERR_FAILECC.
+ */
+int nvm_mem_media_read(struct nvm_mem_media *m, u64 ppa, struct bio *bio,
+		       struct bvec_iter *iter, u8 *oob, bool fail)
+{
+	struct nvm_mem_sect *s;
+	struct nvm_mem_addr a;
+	struct xarray *xa;
+	unsigned long flags;
+
+	if (fail || nvm_mem_decode(m, ppa, &a) || atomic_read(&m->unplugged)) {
+		nvm_mem_fill_empty(m, bio, iter, oob);
+		atomic64_inc(&m->stats.read_errors);
+		return NVM_RSP_ERR_FAILECC;
+	}
+	xa = &m->sects[a.lun];
+	xa_lock_irqsave(xa, flags);
+	s = xa_load(xa, nvm_mem_sidx(m, &a));
+	if (s) {
+		nvm_mem_bio_copy(bio, iter, page_address(s->page),
+				 NVM_MEM_SEC_SIZE, true);
+		if (oob)
+			memcpy(oob, s->oob, m->cfg.oob_size);
+	}
+	xa_unlock_irqrestore(xa, flags);
+	if (!s) {
+		nvm_mem_fill_empty(m, bio, iter, oob);
+		atomic64_inc(&m->stats.empty_reads);
+		return NVM_RSP_ERR_EMPTYPAGE;
+	}
+	atomic64_inc(&m->stats.media_read_sectors);
+	return NVM_RSP_SUCCESS;
+}
+
+/**
+ * nvm_mem_media_erase() - erase one block, in all its planes
+ * @m: the media
+ * @ppa: device-format address of the block (plane, page, sector ignored
+ *	but range checked)
+ * @fail: inject an erase failure (the block is left as it was)
+ *
+ * Frees the memory of every sector of the block and resets the write
+ * pointers of its planes. Fails if any plane of the block is bad.
+ *
+ * Context: any.
+ * Return: %NVM_RSP_SUCCESS or %NVM_RSP_ERR_FAILERASE.
+ */
+int nvm_mem_media_erase(struct nvm_mem_media *m, u64 ppa, bool fail)
+{
+	int ret = NVM_RSP_ERR_FAILERASE;
+	struct nvm_mem_addr a;
+	struct xarray *xa;
+	unsigned long flags;
+	u32 bp0, pl, off;
+	long freed = 0;
+
+	if (nvm_mem_decode(m, ppa, &a) || atomic_read(&m->unplugged))
+		goto out;
+	xa = &m->sects[a.lun];
+	bp0 = nvm_mem_bp(m, a.lun, a.blk, 0);
+
+	xa_lock_irqsave(xa, flags);
+	for (pl = 0; pl < m->cfg.num_pln; pl++)
+		if (nvm_mem_is_bad(m->bbt[bp0 + pl]))
+			goto unlock;
+	if (fail)
+		goto unlock;
+	for (pl = 0; pl < m->cfg.num_pln; pl++) {
+		a.pl = pl;
+		a.pg = 0;
+		a.sec = 0;
+		for (off = 0; off < m->wp[bp0 + pl]; off++) {
+			struct nvm_mem_sect *s;
+
+			s = __xa_erase(xa, nvm_mem_sidx(m, &a) + off);
+			if (s) {
+				nvm_mem_sect_free(s);
+				freed++;
+			}
+		}
+		m->wp[bp0 + pl] = 0;
+	}
+	m->erase_count[a.lun * m->cfg.num_blk + a.blk]++;
+	ret = NVM_RSP_SUCCESS;
+unlock:
+	xa_unlock_irqrestore(xa, flags);
+out:
+	if (ret) {
+		atomic64_inc(&m->stats.erase_errors);
+	} else {
+		atomic_long_sub(freed, &m->nr_sects);
+		atomic64_inc(&m->stats.erases);
+	}
+	return ret;
+}
+
+/**
+ * nvm_mem_media_get_bbt() - copy the bad block table of one LUN
+ * @m: the media
+ * @ppa: device-format address with the channel and LUN set
+ * @blks: num_blk * num_pln bytes, blks[blk * num_pln + pl]
+ *
+ * Context: any.
+ * Return: 0, or -EINVAL for an address beyond the geometry, -EIO while
+ * unplugged.
+ */
+int nvm_mem_media_get_bbt(struct nvm_mem_media *m, u64 ppa, u8 *blks)
+{
+	u32 per_lun = m->cfg.num_blk * m->cfg.num_pln;
+	struct nvm_mem_addr a;
+	unsigned long flags;
+
+	if (nvm_mem_decode(m, ppa, &a))
+		return -EINVAL;
+	if (atomic_read(&m->unplugged))
+		return -EIO;
+	xa_lock_irqsave(&m->sects[a.lun], flags);
+	memcpy(blks, &m->bbt[a.lun * per_lun], per_lun);
+	xa_unlock_irqrestore(&m->sects[a.lun], flags);
+	return 0;
+}
+
+/**
+ * nvm_mem_media_set_bbt() - record a state in the bad block table
+ * @m: the media
+ * @ppas: device-format addresses of (block, plane) entries
+ * @nr_ppas: number of addresses
+ * @type: one %NVM_BLK_T_* value
+ *
+ * Factory marks are permanent: entries marked %NVM_BLK_T_BAD keep it.
+ * Nothing is changed unless every address is valid.
+ *
+ * Context: any.
+ * Return: 0, -EINVAL for an unknown @type or an address beyond the
+ * geometry, -EIO while unplugged.
+ */
+int nvm_mem_media_set_bbt(struct nvm_mem_media *m, u64 *ppas, int nr_ppas,
+			  int type)
+{
+	struct nvm_mem_addr a;
+	unsigned long flags;
+	int i;
+
+	switch (type) {
+	case NVM_BLK_T_FREE:
+	case NVM_BLK_T_BAD:
+	case NVM_BLK_T_GRWN_BAD:
+	case NVM_BLK_T_DEV:
+	case NVM_BLK_T_HOST:
+		break;
+	default:
+		return -EINVAL;
+	}
+	if (nr_ppas < 0)
+		return -EINVAL;
+	for (i = 0; i < nr_ppas; i++)
+		if (nvm_mem_decode(m, ppas[i], &a))
+			return -EINVAL;
+	if (atomic_read(&m->unplugged))
+		return -EIO;
+	for (i = 0; i < nr_ppas; i++) {
+		u32 bp;
+
+		nvm_mem_decode(m, ppas[i], &a);
+		bp = nvm_mem_bp(m, a.lun, a.blk, a.pl);
+		xa_lock_irqsave(&m->sects[a.lun], flags);
+		if (m->bbt[bp] != NVM_BLK_T_BAD)
+			m->bbt[bp] = type;
+		xa_unlock_irqrestore(&m->sects[a.lun], flags);
+	}
+	return 0;
+}
+
+static u64 nvm_mem_rq_ppa(const struct nvm_rq *rqd, int i)
+{
+	return rqd->nr_ppas > 1 ? rqd->ppa_list[i].ppa : rqd->ppa_addr.ppa;
+}
+
+/* Bits of the block (channel, LUN, block) of a device-format address. */
+static u64 nvm_mem_blk_mask(const struct nvm_addr_format *f)
+{
+	u32 lo = f->blk_offset, top = f->ch_offset + f->ch_len;
+
+	return GENMASK_ULL(top > lo ? top - 1 : lo, lo);
+}
+
+static bool nvm_mem_fail(nvm_mem_fault_fn *fault, void *priv,
+			 enum nvm_mem_fault op)
+{
+	return fault && fault(priv, op);
+}
+
+/* Worst status wins: anything beats empty, empty beats success. */
+static void nvm_mem_status(struct nvm_rq *rqd, int i, int st)
+{
+	if (st == NVM_RSP_SUCCESS)
+		return;
+	rqd->ppa_status |= BIT_ULL(i);
+	if (!rqd->error || rqd->error == NVM_RSP_ERR_EMPTYPAGE)
+		rqd->error = st;
+}
+
+static void nvm_mem_exec_write(struct nvm_mem_media *m, struct nvm_rq *rqd,
+			       nvm_mem_fault_fn *fault, void *priv, gfp_t gfp)
+{
+	struct bvec_iter iter = rqd->bio->bi_iter;
+	u32 oob_size = m->cfg.oob_size;
+	int i;
+
+	atomic64_add(rqd->nr_ppas, &m->stats.host_write_sectors);
+	for (i = 0; i < rqd->nr_ppas; i++) {
+		struct nvm_mem_sect *s = nvm_mem_sect_alloc(m, gfp);
+		int st;
+
+		if (!s) {
+			bio_advance_iter(rqd->bio, &iter, NVM_MEM_SEC_SIZE);
+			atomic64_inc(&m->stats.write_errors);
+			nvm_mem_status(rqd, i, NVM_RSP_ERR_FAILWRITE);
+			continue;
+		}
+		nvm_mem_bio_copy(rqd->bio, &iter, page_address(s->page),
+				 NVM_MEM_SEC_SIZE, false);
+		if (rqd->meta_list)
+			memcpy(s->oob, rqd->meta_list + i * oob_size, oob_size);
+		else
+			memset(s->oob, 0xff, oob_size);
+		st = nvm_mem_media_program(m, nvm_mem_rq_ppa(rqd, i), &s,
+					   nvm_mem_fail(fault, priv,
+							NVM_MEM_FAULT_WRITE),
+					   gfp);
+		nvm_mem_sect_free(s);
+		nvm_mem_status(rqd, i, st);
+	}
+}
+
+static void nvm_mem_exec_read(struct nvm_mem_media *m, struct nvm_rq *rqd,
+			      nvm_mem_fault_fn *fault, void *priv)
+{
+	struct bvec_iter iter = rqd->bio->bi_iter;
+	u32 oob_size = m->cfg.oob_size;
+	int i;
+
+	atomic64_add(rqd->nr_ppas, &m->stats.host_read_sectors);
+	for (i = 0; i < rqd->nr_ppas; i++) {
+		u8 *oob = rqd->meta_list ? rqd->meta_list + i * oob_size : NULL;
+		int st;
+
+		st = nvm_mem_media_read(m, nvm_mem_rq_ppa(rqd, i), rqd->bio,
+					&iter, oob,
+					nvm_mem_fail(fault, priv,
+						     NVM_MEM_FAULT_READ));
+		nvm_mem_status(rqd, i, st);
+	}
+}
+
+static void nvm_mem_exec_erase(struct nvm_mem_media *m, struct nvm_rq *rqd,
+			       nvm_mem_fault_fn *fault, void *priv)
+{
+	u64 mask = nvm_mem_blk_mask(&m->ppaf);
+	int i, j, st;
+
+	for (i = 0; i < rqd->nr_ppas; i++) {
+		u64 ppa = nvm_mem_rq_ppa(rqd, i);
+
+		/* one erase per block: the planes of a multi-plane erase */
+		for (j = 0; j < i; j++)
+			if ((nvm_mem_rq_ppa(rqd, j) & mask) == (ppa & mask))
+				break;
+		if (j < i) {
+			if (rqd->ppa_status & BIT_ULL(j))
+				nvm_mem_status(rqd, i, NVM_RSP_ERR_FAILERASE);
+			continue;
+		}
+		st = nvm_mem_media_erase(m, ppa,
+					 nvm_mem_fail(fault, priv,
+						      NVM_MEM_FAULT_ERASE));
+		nvm_mem_status(rqd, i, st);
+	}
+}
+
+/**
+ * nvm_mem_media_exec() - execute a physical command on the media
+ * @m: the media
+ * @rqd: a request that passed the driver's checks: opcode %NVM_OP_PREAD,
+ *	%NVM_OP_PWRITE or %NVM_OP_ERASE, 1..%NVM_MEM_MAX_PHYS_SECT device-format
+ *	addresses, and for reads and writes a bio of at least nr_ppas
+ *	sectors
+ * @fault: fault injection callback, or %NULL
+ * @fault_priv: its argument
+ * @gfp: allocation flags for programmed sectors
+ *
+ * Addresses are executed in order, each on its own; the request is not
+ * atomic. Sets @rqd->error to the worst per-address status (any failure
+ * beats %NVM_RSP_ERR_EMPTYPAGE) and bit i of @rqd->ppa_status for every
+ * address i that did not succeed. Duplicate block addresses of an erase
+ * (the planes of a multi-plane erase) erase the block once.
+ *
+ * Context: any; may sleep only if @gfp allows it.
+ */
+void nvm_mem_media_exec(struct nvm_mem_media *m, struct nvm_rq *rqd,
+			nvm_mem_fault_fn *fault, void *fault_priv, gfp_t gfp)
+{
+	rqd->error = NVM_RSP_SUCCESS;
+	rqd->ppa_status = 0;
+
+	switch (rqd->opcode) {
+	case NVM_OP_PWRITE:
+		nvm_mem_exec_write(m, rqd, fault, fault_priv, gfp);
+		break;
+	case NVM_OP_PREAD:
+		nvm_mem_exec_read(m, rqd, fault, fault_priv);
+		break;
+	case NVM_OP_ERASE:
+		nvm_mem_exec_erase(m, rqd, fault, fault_priv);
+		break;
+	default:
+		WARN_ON_ONCE(1);
+		rqd->error = NVM_RSP_ERR_FAILCRC;
+		rqd->ppa_status = GENMASK_ULL(rqd->nr_ppas - 1, 0);
+	}
+}

@@ -1,0 +1,880 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests of nvm_mem's NAND model (media.c, linked into this module):
+ * geometry validation, the identity and address format the core sees,
+ * program order and program-once, empty reads, erase giving memory back,
+ * OOB round trips, bad blocks, out-of-range addresses, injected faults,
+ * the unplugged state, per-request status and the counters.
+ */
+
+#include <kunit/test.h>
+#include <linux/bio.h>
+#include <linux/mm.h>
+#include <linux/slab.h>
+
+#include "nvm_mem.h"
+
+#define T_MAX	NVM_MEM_MAX_PHYS_SECT
+
+struct t_ctx {
+	struct nvm_mem_media	*m;
+	struct nvm_mem_media	*m2;
+	struct bio		*bio;
+	struct page		*pages[T_MAX];
+	int			nr_pages;
+	struct nvm_rq		rqd;
+	struct ppa_addr		ppas[T_MAX];
+	u8			meta[T_MAX * NVM_MEM_MAX_OOB];
+	int			fault_every;	/* fail every n-th call, 0: never */
+	int			fault_calls;
+};
+
+static int t_init(struct kunit *test)
+{
+	struct t_ctx *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
+
+	if (!c)
+		return -ENOMEM;
+	test->priv = c;
+	return 0;
+}
+
+static void t_free_bio(struct t_ctx *c)
+{
+	int i;
+
+	if (!c->bio)
+		return;
+	bio_uninit(c->bio);
+	kfree(c->bio);
+	c->bio = NULL;
+	for (i = 0; i < c->nr_pages; i++)
+		__free_page(c->pages[i]);
+	c->nr_pages = 0;
+}
+
+static void t_exit(struct kunit *test)
+{
+	struct t_ctx *c = test->priv;
+
+	t_free_bio(c);
+	nvm_mem_media_free(c->m);
+	nvm_mem_media_free(c->m2);
+}
+
+static struct nvm_mem_media *t_media(struct kunit *test,
+				     const struct nvm_mem_cfg *cfg)
+{
+	struct t_ctx *c = test->priv;
+
+	KUNIT_ASSERT_EQ(test, nvm_mem_cfg_validate(cfg, "kunit"), 0);
+	nvm_mem_media_free(c->m);
+	c->m = nvm_mem_media_create(cfg);
+	KUNIT_ASSERT_NOT_NULL(test, c->m);
+	return c->m;
+}
+
+/* A small geometry: 1 ch x 2 LUNs, 2 planes, 4 blocks, 4 pages, 2 sectors. */
+static const struct nvm_mem_cfg t_small = {
+	.num_ch = 1, .num_lun = 2, .num_pln = 2, .num_blk = 4, .num_pg = 4,
+	.sec_per_pg = 2, .oob_size = 16, .factory_bad = 0, .bb_seed = 1,
+};
+
+static u64 t_ppa(struct nvm_mem_media *m, u32 ch, u32 lun, u32 blk, u32 pl,
+		 u32 pg, u32 sec)
+{
+	return nvm_mem_encode(&m->ppaf, ch, lun, blk, pl, pg, sec);
+}
+
+/* The bio: @n sectors, each split into @chunks bvecs. */
+static void t_bio(struct kunit *test, int n, int chunks)
+{
+	struct t_ctx *c = test->priv;
+	int i, j;
+
+	t_free_bio(c);
+	c->bio = bio_kmalloc(n * chunks, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, c->bio);
+	bio_init(c->bio, NULL, c->bio->bi_inline_vecs, n * chunks, REQ_OP_READ);
+	for (i = 0; i < n; i++) {
+		c->pages[i] = alloc_page(GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, c->pages[i]);
+		c->nr_pages++;
+		for (j = 0; j < chunks; j++) {
+			unsigned int len = NVM_MEM_SEC_SIZE / chunks;
+
+			KUNIT_ASSERT_EQ(test, bio_add_page(c->bio, c->pages[i],
+							   len, j * len), len);
+		}
+	}
+}
+
+static u8 t_pattern(u32 seed, int i, int byte)
+{
+	return (u8)(seed * 31 + i * 7 + byte * 13 + (byte >> 8));
+}
+
+static void t_fill(struct t_ctx *c, int n, u32 seed)
+{
+	int i, b;
+
+	for (i = 0; i < n; i++) {
+		u8 *p = page_address(c->pages[i]);
+
+		for (b = 0; b < NVM_MEM_SEC_SIZE; b++)
+			p[b] = t_pattern(seed, i, b);
+	}
+}
+
+static bool t_data_is(struct t_ctx *c, int i, u32 seed)
+{
+	u8 *p = page_address(c->pages[i]);
+	int b;
+
+	for (b = 0; b < NVM_MEM_SEC_SIZE; b++)
+		if (p[b] != t_pattern(seed, i, b))
+			return false;
+	return true;
+}
+
+static bool t_data_is_zero(struct t_ctx *c, int i)
+{
+	return !memchr_inv(page_address(c->pages[i]), 0, NVM_MEM_SEC_SIZE);
+}
+
+static bool t_fault(void *priv, enum nvm_mem_fault op)
+{
+	struct t_ctx *c = priv;
+
+	return c->fault_every && ++c->fault_calls % c->fault_every == 0;
+}
+
+/* Run a command on @n addresses in c->ppas with a fresh bio. */
+static int t_io(struct kunit *test, u8 opcode, int n, u32 seed, bool meta)
+{
+	struct t_ctx *c = test->priv;
+	struct nvm_rq *rqd = &c->rqd;
+
+	memset(rqd, 0, sizeof(*rqd));
+	rqd->opcode = opcode;
+	rqd->nr_ppas = n;
+	if (n > 1)
+		rqd->ppa_list = c->ppas;
+	else
+		rqd->ppa_addr = c->ppas[0];
+	if (opcode != NVM_OP_ERASE) {
+		t_bio(test, n, 1);
+		rqd->bio = c->bio;
+	}
+	if (opcode == NVM_OP_PREAD) {
+		int i;
+
+		/* what a read must overwrite */
+		for (i = 0; i < n; i++)
+			memset(page_address(c->pages[i]), 0xaa, NVM_MEM_SEC_SIZE);
+	}
+	if (opcode == NVM_OP_PWRITE) {
+		int i;
+
+		t_fill(c, n, seed);
+		for (i = 0; i < n * c->m->cfg.oob_size; i++)
+			c->meta[i] = (u8)(seed + i);
+	} else {
+		memset(c->meta, 0xaa, sizeof(c->meta));
+	}
+	if (meta)
+		rqd->meta_list = c->meta;
+	nvm_mem_media_exec(c->m, rqd, t_fault, c, GFP_KERNEL);
+	return rqd->error;
+}
+
+static int t_io1(struct kunit *test, u8 opcode, u64 ppa, u32 seed)
+{
+	struct t_ctx *c = test->priv;
+
+	c->ppas[0].ppa = ppa;
+	return t_io(test, opcode, 1, seed, true);
+}
+
+/* Addresses of a whole block in the order a target programs it. */
+static int t_block(struct kunit *test, u32 lun, u32 blk)
+{
+	struct t_ctx *c = test->priv;
+	struct nvm_mem_media *m = c->m;
+	u32 sec_per_blk = m->sec_per_plblk * m->cfg.num_pln;
+	u32 off;
+
+	KUNIT_ASSERT_LE(test, sec_per_blk, T_MAX);
+	for (off = 0; off < sec_per_blk; off++) {
+		u32 sec_per_pl = m->cfg.sec_per_pg * m->cfg.num_pln;
+
+		c->ppas[off].ppa = t_ppa(m, 0, lun, blk,
+					 (off / m->cfg.sec_per_pg) % m->cfg.num_pln,
+					 off / sec_per_pl, off % m->cfg.sec_per_pg);
+	}
+	return sec_per_blk;
+}
+
+struct t_cfg_case {
+	size_t		off;
+	const char	*field;
+	u32		val;
+	int		want;
+};
+
+#define T_CFG(f, v, w) { offsetof(struct nvm_mem_cfg, f), #f, v, w }
+
+static const struct t_cfg_case t_cfg_cases[] = {
+	T_CFG(num_ch, 0, -EINVAL),
+	T_CFG(num_ch, 129, -EINVAL),
+	T_CFG(num_ch, 128, 0),
+	T_CFG(num_lun, 0, -EINVAL),
+	T_CFG(num_lun, 256, -EINVAL),
+	T_CFG(num_lun, 255, 0),
+	T_CFG(num_pln, 0, -EINVAL),
+	T_CFG(num_pln, 3, -EINVAL),
+	T_CFG(num_pln, 8, -EINVAL),
+	T_CFG(num_pln, 1, 0),
+	T_CFG(num_pln, 4, 0),
+	T_CFG(num_blk, 0, -EINVAL),
+	T_CFG(num_blk, 65536, -EINVAL),
+	T_CFG(num_pg, 0, -EINVAL),
+	T_CFG(num_pg, 65536, -EINVAL),
+	T_CFG(num_pg, 65535, 0),
+	T_CFG(sec_per_pg, 0, -EINVAL),
+	T_CFG(sec_per_pg, 16, -EINVAL),
+	T_CFG(sec_per_pg, 15, 0),
+	T_CFG(oob_size, 15, -EINVAL),
+	T_CFG(oob_size, 65, -EINVAL),
+	T_CFG(oob_size, 64, 0),
+	/* 2 * 4 * 64 * 2 = 1024 (block, plane) entries */
+	T_CFG(factory_bad, 1024, 0),
+	T_CFG(factory_bad, 1025, -EINVAL),
+};
+
+static void t_cfg_validate(struct kunit *test)
+{
+	struct nvm_mem_cfg cfg;
+	int i;
+
+	KUNIT_EXPECT_EQ(test, nvm_mem_cfg_validate(&nvm_mem_default_cfg, "k"), 0);
+	KUNIT_EXPECT_EQ(test, nvm_mem_cfg_validate(&t_small, "k"), 0);
+	for (i = 0; i < ARRAY_SIZE(t_cfg_cases); i++) {
+		const struct t_cfg_case *tc = &t_cfg_cases[i];
+
+		cfg = nvm_mem_default_cfg;
+		*(u32 *)((u8 *)&cfg + tc->off) = tc->val;
+		KUNIT_EXPECT_EQ_MSG(test, nvm_mem_cfg_validate(&cfg, "k"),
+				    tc->want, "%s=%u", tc->field, tc->val);
+	}
+	/* per-block state is bounded */
+	cfg = nvm_mem_default_cfg;
+	cfg.num_ch = 128;
+	cfg.num_lun = 255;
+	cfg.num_blk = 1000;
+	KUNIT_EXPECT_EQ(test, nvm_mem_cfg_validate(&cfg, "k"), -EINVAL);
+}
+
+static void t_identity_one(struct kunit *test, const struct nvm_mem_cfg *cfg)
+{
+	struct nvm_id id;
+	struct nvm_geo geo = {};
+
+	nvm_mem_make_identity(cfg, &id);
+	KUNIT_ASSERT_EQ(test, nvm_validate_identity(&id, "kunit"), 0);
+	KUNIT_EXPECT_EQ(test, id.ver_id, 1);
+	KUNIT_EXPECT_EQ(test, id.cgrps, 1);
+	KUNIT_EXPECT_EQ(test, id.groups[0].mtype, 0);
+	KUNIT_EXPECT_TRUE(test, id.cap & NVM_ID_CAP_BBT);
+	KUNIT_EXPECT_EQ(test, id.dom, 0);
+	nvm_geo_from_identity(&id, &geo);
+	KUNIT_EXPECT_EQ(test, geo.nr_chnls, cfg->num_ch);
+	KUNIT_EXPECT_EQ(test, geo.luns_per_chnl, cfg->num_lun);
+	KUNIT_EXPECT_EQ(test, geo.nr_planes, cfg->num_pln);
+	KUNIT_EXPECT_EQ(test, geo.plane_mode, cfg->num_pln);
+	KUNIT_EXPECT_EQ(test, geo.blks_per_lun, cfg->num_blk);
+	KUNIT_EXPECT_EQ(test, geo.pgs_per_blk, cfg->num_pg);
+	KUNIT_EXPECT_EQ(test, geo.sec_per_pg, cfg->sec_per_pg);
+	KUNIT_EXPECT_EQ(test, geo.sec_size, NVM_MEM_SEC_SIZE);
+	KUNIT_EXPECT_EQ(test, geo.oob_size, cfg->oob_size);
+}
+
+static void t_identity(struct kunit *test)
+{
+	struct nvm_mem_cfg cfg = nvm_mem_default_cfg;
+	struct nvm_id id;
+	struct nvm_geo geo = {};
+
+	t_identity_one(test, &cfg);
+	nvm_mem_make_identity(&cfg, &id);
+	nvm_geo_from_identity(&id, &geo);
+	KUNIT_EXPECT_EQ(test, geo.nr_secs * NVM_MEM_SEC_SIZE, 1ULL << 30);
+	KUNIT_EXPECT_EQ(test, id.groups[0].mpos, 0x030303);
+
+	t_identity_one(test, &t_small);
+	cfg = (struct nvm_mem_cfg){ .num_ch = 1, .num_lun = 1, .num_pln = 1,
+		.num_blk = 1, .num_pg = 1, .sec_per_pg = 1, .oob_size = 16 };
+	t_identity_one(test, &cfg);
+	nvm_mem_make_identity(&cfg, &id);
+	KUNIT_EXPECT_EQ(test, id.groups[0].mpos, 0x010101);
+	cfg = (struct nvm_mem_cfg){ .num_ch = 3, .num_lun = 5, .num_pln = 4,
+		.num_blk = 1000, .num_pg = 300, .sec_per_pg = 3,
+		.oob_size = 64 };
+	t_identity_one(test, &cfg);
+	nvm_mem_make_identity(&cfg, &id);
+	KUNIT_EXPECT_EQ(test, id.groups[0].mpos, 0x070707);
+	cfg.num_ch = 128;
+	cfg.num_lun = 255;
+	cfg.num_blk = 32;
+	t_identity_one(test, &cfg);
+}
+
+/* Our encoding agrees with the core's conversion of generic addresses. */
+static void t_address(struct kunit *test)
+{
+	struct nvm_mem_cfg cfg = { .num_ch = 3, .num_lun = 5, .num_pln = 4,
+		.num_blk = 100, .num_pg = 33, .sec_per_pg = 3, .oob_size = 16 };
+	struct nvm_mem_media *m = t_media(test, &cfg);
+	static const u32 vals[][6] = {
+		{ 0, 0, 0, 0, 0, 0 }, { 2, 4, 99, 3, 32, 2 },
+		{ 1, 3, 50, 2, 17, 1 }, { 2, 0, 1, 0, 32, 0 },
+	};
+	struct nvm_mem_addr a;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(vals); i++) {
+		const u32 *v = vals[i];
+		struct ppa_addr g = { .ppa = 0 }, d;
+		u64 ppa = t_ppa(m, v[0], v[1], v[2], v[3], v[4], v[5]);
+
+		g.g.ch = v[0];
+		g.g.lun = v[1];
+		g.g.blk = v[2];
+		g.g.pl = v[3];
+		g.g.pg = v[4];
+		g.g.sec = v[5];
+		d = nvm_generic_to_dev(&m->ppaf, g);
+		KUNIT_EXPECT_EQ(test, d.ppa, ppa);
+		KUNIT_ASSERT_EQ(test, nvm_mem_decode(m, ppa, &a), 0);
+		KUNIT_EXPECT_EQ(test, a.lun, v[0] * cfg.num_lun + v[1]);
+		KUNIT_EXPECT_EQ(test, a.blk, v[2]);
+		KUNIT_EXPECT_EQ(test, a.pl, v[3]);
+		KUNIT_EXPECT_EQ(test, a.pg, v[4]);
+		KUNIT_EXPECT_EQ(test, a.sec, v[5]);
+	}
+}
+
+static void t_out_of_range(struct kunit *test)
+{
+	/* no power-of-two sizes, so that every field has invalid values */
+	static const struct nvm_mem_cfg cfg = {
+		.num_ch = 3, .num_lun = 3, .num_pln = 2, .num_blk = 5,
+		.num_pg = 5, .sec_per_pg = 3, .oob_size = 16,
+	};
+	struct nvm_mem_media *m = t_media(test, &cfg);
+	struct t_ctx *c = test->priv;
+	u32 top = m->ppaf.ch_offset + m->ppaf.ch_len;
+	u64 bad[] = {
+		t_ppa(m, 3, 0, 0, 0, 0, 0),	/* channel */
+		t_ppa(m, 0, 3, 0, 0, 0, 0),	/* LUN */
+		t_ppa(m, 0, 0, 5, 0, 0, 0),	/* block */
+		t_ppa(m, 0, 0, 0, 0, 5, 0),	/* page */
+		t_ppa(m, 0, 0, 0, 0, 0, 3),	/* sector */
+		BIT_ULL(top),			/* bit above every field */
+		BIT_ULL(63),
+		ADDR_EMPTY,
+	};
+	struct nvm_mem_addr a;
+	u8 blks[16];
+	int i;
+
+	KUNIT_EXPECT_EQ(test, nvm_mem_decode(m, t_ppa(m, 2, 2, 4, 1, 4, 2), &a), 0);
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		KUNIT_EXPECT_EQ_MSG(test, nvm_mem_decode(m, bad[i], &a), -EINVAL,
+				    "ppa 0x%llx", bad[i]);
+		KUNIT_EXPECT_EQ(test, t_io1(test, NVM_OP_PWRITE, bad[i], 1),
+				NVM_RSP_ERR_FAILWRITE);
+		KUNIT_EXPECT_EQ(test, c->rqd.ppa_status, 1ULL);
+		KUNIT_EXPECT_EQ(test, t_io1(test, NVM_OP_PREAD, bad[i], 0),
+				NVM_RSP_ERR_FAILECC);
+		KUNIT_EXPECT_TRUE(test, t_data_is_zero(c, 0));
+		KUNIT_EXPECT_EQ(test, t_io1(test, NVM_OP_ERASE, bad[i], 0),
+				NVM_RSP_ERR_FAILERASE);
+		KUNIT_EXPECT_EQ(test, nvm_mem_media_get_bbt(m, bad[i], blks),
+				-EINVAL);
+		KUNIT_EXPECT_EQ(test, nvm_mem_media_set_bbt(m, &bad[i], 1,
+							    NVM_BLK_T_GRWN_BAD),
+				-EINVAL);
+	}
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&m->nr_sects), 0);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&m->stats.write_errors), ARRAY_SIZE(bad));
+	KUNIT_EXPECT_EQ(test, atomic64_read(&m->stats.read_errors), ARRAY_SIZE(bad));
+	KUNIT_EXPECT_EQ(test, atomic64_read(&m->stats.erase_errors), ARRAY_SIZE(bad));
+}
+
+static void t_program_order(struct kunit *test)
+{
+	struct nvm_mem_media *m = t_media(test, &t_small);
+	struct t_ctx *c = test->priv;
+	int n;
+
+	/* sector 1 before sector 0 */
+	KUNIT_EXPECT_EQ(test, t_io1(test, NVM_OP_PWRITE, t_ppa(m, 0, 0, 0, 0, 0, 1), 1),
+			NVM_RSP_ERR_FAILWRITE);
+	KUNIT_EXPECT_EQ(test, t_io1(test, NVM_OP_PWRITE, t_ppa(m, 0, 0, 0, 0, 0, 0), 1),
+			NVM_RSP_SUCCESS);
+	KUNIT_EXPECT_EQ(test, t_io1(test, NVM_OP_PWRITE, t_ppa(m, 0, 0, 0, 0, 0, 1), 1),
+			NVM_RSP_SUCCESS);
+	/* skipping a page */
+	KUNIT_EXPECT_EQ(test, t_io1(test, NVM_OP_PWRITE, t_ppa(m, 0, 0, 0, 0, 2, 0), 1),
+			NVM_RSP_ERR_FAILWRITE);
+	/* the other plane and the other LUN have their own write pointer */
+	KUNIT_EXPECT_EQ(test, t_io1(test, NVM_OP_PWRITE, t_ppa(m, 0, 0, 0, 1, 0, 0), 1),
+			NVM_RSP_SUCCESS);
+	KUNIT_EXPECT_EQ(test, t_io1(test, NVM_OP_PWRITE, t_ppa(m, 0, 1, 0, 0, 0, 0), 1),
+			NVM_RSP_SUCCESS);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&m->nr_sects), 4);
+
+	/* a whole block in the target's multi-plane order in one command */
+	n = t_block(test, 1, 3);
+	KUNIT_EXPECT_EQ(test, t_io(test, NVM_OP_PWRITE, n, 5, true), NVM_RSP_SUCCESS);
+	KUNIT_EXPECT_EQ(test, c->rqd.ppa_status, 0ULL);
+	KUNIT_EXPECT_EQ(test, t_io(test, NVM_OP_PREAD, n, 0, true), NVM_RSP_SUCCESS);
+	for (n = 0; n < c->rqd.nr_ppas; n++)
+		KUNIT_EXPECT_TRUE(test, t_data_is(c, n, 5));
+
+	/* a command whose second half is out of order fails only there */
+	n = t_block(test, 0, 1);
+	c->ppas[2] = c->ppas[3];
+	KUNIT_EXPECT_EQ(test, t_io(test, NVM_OP_PWRITE, 4, 1, true),
+			NVM_RSP_ERR_FAILWRITE);
+	/* 0, 1 (plane 0, page 0) ok; plane 1 sector 1 before 0; again */
+	KUNIT_EXPECT_EQ(test, c->rqd.ppa_status, 0xcULL);
+}
+
+static void t_program_once(struct kunit *test)
+{
+	struct nvm_mem_media *m = t_media(test, &t_small);
+	struct t_ctx *c = test->priv;
+	u64 p0 = t_ppa(m, 0, 0, 2, 1, 0, 0);
+
+	KUNIT_EXPECT_EQ(test, t_io1(test, NVM_OP_PWRITE, p0, 1), NVM_RSP_SUCCESS);
+	KUNIT_EXPECT_EQ(test, t_io1(test, NVM_OP_PWRITE, p0, 2),
+			NVM_RSP_ERR_FAILWRITE);
+	KUNIT_EXPECT_EQ(test, c->rqd.ppa_status, 1ULL);
+	KUNIT_EXPECT_EQ(test, t_io1(test, NVM_OP_PREAD, p0, 0), NVM_RSP_SUCCESS);
+	KUNIT_EXPECT_TRUE(test, t_data_is(c, 0, 1));
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&m->nr_sects), 1);
+	/* the last sector of a plane, then nothing more fits */
+	c->ppas[0].ppa = t_ppa(m, 0, 0, 2, 1, 0, 1);
+	KUNIT_EXPECT_EQ(test, t_io(test, NVM_OP_PWRITE, 1, 3, true), 0);
+	KUNIT_EXPECT_EQ(test, t_io1(test, NVM_OP_PWRITE, t_ppa(m, 0, 0, 2, 1, 1, 0), 1),
+			NVM_RSP_SUCCESS);
+	KUNIT_EXPECT_EQ(test, t_io1(test, NVM_OP_PWRITE, t_ppa(m, 0, 0, 2, 1, 0, 1), 1),
+			NVM_RSP_ERR_FAILWRITE);
+}
+
+static void t_empty_read(struct kunit *test)
+{
+	struct nvm_mem_media *m = t_media(test, &t_small);
+	struct t_ctx *c = test->priv;
+	int i;
+
+	KUNIT_EXPECT_EQ(test, t_io1(test, NVM_OP_PREAD, t_ppa(m, 0, 1, 3, 1, 3, 1), 0),
+			NVM_RSP_ERR_EMPTYPAGE);
+	KUNIT_EXPECT_EQ(test, c->rqd.ppa_status, 1ULL);
+	KUNIT_EXPECT_TRUE(test, t_data_is_zero(c, 0));
+	KUNIT_EXPECT_NULL(test, memchr_inv(c->meta, 0xff, m->cfg.oob_size));
+
+	/* two written, two empty */
+	for (i = 0; i < 2; i++)
+		c->ppas[i].ppa = t_ppa(m, 0, 0, 1, 0, 0, i);
+	KUNIT_EXPECT_EQ(test, t_io(test, NVM_OP_PWRITE, 2, 9, true), 0);
+	for (i = 0; i < 4; i++)
+		c->ppas[i].ppa = t_ppa(m, 0, 0, 1, 0, i / 2, i % 2);
+	KUNIT_EXPECT_EQ(test, t_io(test, NVM_OP_PREAD, 4, 0, true),
+			NVM_RSP_ERR_EMPTYPAGE);
+	KUNIT_EXPECT_EQ(test, c->rqd.ppa_status, 0xcULL);
+	KUNIT_EXPECT_TRUE(test, t_data_is(c, 0, 9));
+	KUNIT_EXPECT_TRUE(test, t_data_is(c, 1, 9));
+	KUNIT_EXPECT_TRUE(test, t_data_is_zero(c, 2));
+	KUNIT_EXPECT_TRUE(test, t_data_is_zero(c, 3));
+	KUNIT_EXPECT_EQ(test, atomic64_read(&m->stats.empty_reads), 3);
+}
+
+static void t_erase(struct kunit *test)
+{
+	struct nvm_mem_media *m = t_media(test, &t_small);
+	struct t_ctx *c = test->priv;
+	int n, i;
+
+	n = t_block(test, 1, 2);
+	KUNIT_EXPECT_EQ(test, t_io(test, NVM_OP_PWRITE, n, 4, true), 0);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&m->nr_sects), n);
+	/* another block stays */
+	KUNIT_EXPECT_EQ(test, t_io1(test, NVM_OP_PWRITE, t_ppa(m, 0, 1, 1, 0, 0, 0), 6),
+			0);
+
+	/* a multi-plane erase: one address per plane, one erase */
+	c->ppas[0].ppa = t_ppa(m, 0, 1, 2, 0, 0, 0);
+	c->ppas[1].ppa = t_ppa(m, 0, 1, 2, 1, 0, 0);
+	KUNIT_EXPECT_EQ(test, t_io(test, NVM_OP_ERASE, 2, 0, false), 0);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&m->nr_sects), 1);
+	KUNIT_EXPECT_EQ(test, m->erase_count[1 * m->cfg.num_blk + 2], 1);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&m->stats.erases), 1);
+
+	n = t_block(test, 1, 2);
+	KUNIT_EXPECT_EQ(test, t_io(test, NVM_OP_PREAD, n, 0, true),
+			NVM_RSP_ERR_EMPTYPAGE);
+	KUNIT_EXPECT_EQ(test, c->rqd.ppa_status, GENMASK_ULL(n - 1, 0));
+	for (i = 0; i < n; i++)
+		KUNIT_EXPECT_TRUE(test, t_data_is_zero(c, i));
+
+	/* programmable again from sector 0, in both planes */
+	KUNIT_EXPECT_EQ(test, t_io(test, NVM_OP_PWRITE, n, 8, true), 0);
+	KUNIT_EXPECT_EQ(test, t_io(test, NVM_OP_PREAD, n, 0, true), 0);
+	for (i = 0; i < n; i++)
+		KUNIT_EXPECT_TRUE(test, t_data_is(c, i, 8));
+
+	/* the untouched block kept its data */
+	KUNIT_EXPECT_EQ(test, t_io1(test, NVM_OP_PREAD, t_ppa(m, 0, 1, 1, 0, 0, 0), 0),
+			0);
+	KUNIT_EXPECT_TRUE(test, t_data_is(c, 0, 6));
+
+	/* erasing an erased block is fine and counted */
+	KUNIT_EXPECT_EQ(test, t_io1(test, NVM_OP_ERASE, t_ppa(m, 0, 0, 0, 1, 0, 0), 0),
+			0);
+	KUNIT_EXPECT_EQ(test, m->erase_count[0], 1);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&m->stats.erases), 2);
+}
+
+static void t_oob(struct kunit *test)
+{
+	struct nvm_mem_cfg cfg = t_small;
+	struct nvm_mem_media *m;
+	struct t_ctx *c = test->priv;
+	int i;
+
+	cfg.oob_size = 48;
+	m = t_media(test, &cfg);
+	for (i = 0; i < 4; i++)
+		c->ppas[i].ppa = t_ppa(m, 0, 0, 0, 0, i / 2, i % 2);
+	KUNIT_EXPECT_EQ(test, t_io(test, NVM_OP_PWRITE, 4, 21, true), 0);
+	KUNIT_EXPECT_EQ(test, t_io(test, NVM_OP_PREAD, 4, 0, true), 0);
+	for (i = 0; i < 4 * 48; i++)
+		KUNIT_EXPECT_EQ(test, c->meta[i], (u8)(21 + i));
+	/* reading without a metadata buffer */
+	KUNIT_EXPECT_EQ(test, t_io(test, NVM_OP_PREAD, 4, 0, false), 0);
+	KUNIT_EXPECT_TRUE(test, t_data_is(c, 3, 21));
+
+	/* writing without metadata stores erased OOB (all ones) */
+	c->ppas[0].ppa = t_ppa(m, 0, 0, 0, 0, 2, 0);
+	KUNIT_EXPECT_EQ(test, t_io(test, NVM_OP_PWRITE, 1, 2, false), 0);
+	KUNIT_EXPECT_EQ(test, t_io(test, NVM_OP_PREAD, 1, 0, true), 0);
+	KUNIT_EXPECT_NULL(test, memchr_inv(c->meta, 0xff, 48));
+	KUNIT_EXPECT_TRUE(test, t_data_is(c, 0, 2));
+}
+
+static int t_count_bad(struct kunit *test, struct nvm_mem_media *m, u8 *all)
+{
+	u32 per_lun = m->cfg.num_blk * m->cfg.num_pln;
+	int l, i, bad = 0;
+
+	for (l = 0; l < m->nr_luns; l++) {
+		u8 *blks = all + l * per_lun;
+		u64 ppa = t_ppa(m, l / m->cfg.num_lun, l % m->cfg.num_lun,
+				0, 0, 0, 0);
+
+		KUNIT_EXPECT_EQ(test, nvm_mem_media_get_bbt(m, ppa, blks), 0);
+		for (i = 0; i < per_lun; i++)
+			bad += blks[i] == NVM_BLK_T_BAD;
+	}
+	return bad;
+}
+
+static void t_bad_blocks(struct kunit *test)
+{
+	struct t_ctx *c = test->priv;
+	struct nvm_mem_cfg cfg = nvm_mem_default_cfg;
+	u32 total = 2 * 4 * 64 * 2;
+	struct nvm_mem_media *m;
+	u8 *a, *b;
+	u64 ppa;
+	int i;
+
+	a = kunit_kzalloc(test, total, GFP_KERNEL);
+	b = kunit_kzalloc(test, total, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	KUNIT_ASSERT_NOT_NULL(test, b);
+
+	/* the count is exact and the choice depends only on the seed */
+	cfg.factory_bad = 40;
+	cfg.bb_seed = 7;
+	m = t_media(test, &cfg);
+	KUNIT_EXPECT_EQ(test, t_count_bad(test, m, a), 40);
+	c->m2 = nvm_mem_media_create(&cfg);
+	KUNIT_ASSERT_NOT_NULL(test, c->m2);
+	KUNIT_EXPECT_EQ(test, t_count_bad(test, c->m2, b), 40);
+	KUNIT_EXPECT_EQ(test, memcmp(a, b, total), 0);
+	nvm_mem_media_free(c->m2);
+	cfg.bb_seed = 8;
+	c->m2 = nvm_mem_media_create(&cfg);
+	KUNIT_ASSERT_NOT_NULL(test, c->m2);
+	KUNIT_EXPECT_EQ(test, t_count_bad(test, c->m2, b), 40);
+	KUNIT_EXPECT_NE(test, memcmp(a, b, total), 0);
+	/* more than half bad takes the other path */
+	nvm_mem_media_free(c->m2);
+	cfg.factory_bad = total - 3;
+	c->m2 = nvm_mem_media_create(&cfg);
+	KUNIT_ASSERT_NOT_NULL(test, c->m2);
+	KUNIT_EXPECT_EQ(test, t_count_bad(test, c->m2, b), total - 3);
+
+	/* program and erase refuse a factory bad block; read is allowed */
+	for (i = 0; i < total && a[i] != NVM_BLK_T_BAD; i++)
+		;
+	KUNIT_ASSERT_LT(test, i, total);
+	{
+		u32 per_lun = 64 * 2, l = i / per_lun, blk = (i % per_lun) / 2;
+
+		ppa = t_ppa(m, l / 4, l % 4, blk, i % 2, 0, 0);
+	}
+	KUNIT_EXPECT_EQ(test, t_io1(test, NVM_OP_PWRITE, ppa, 1),
+			NVM_RSP_ERR_FAILWRITE);
+	KUNIT_EXPECT_EQ(test, t_io1(test, NVM_OP_ERASE, ppa, 0),
+			NVM_RSP_ERR_FAILERASE);
+	KUNIT_EXPECT_EQ(test, t_io1(test, NVM_OP_PREAD, ppa, 0),
+			NVM_RSP_ERR_EMPTYPAGE);
+	/* factory marks survive set_bbt */
+	KUNIT_EXPECT_EQ(test, nvm_mem_media_set_bbt(m, &ppa, 1, NVM_BLK_T_FREE), 0);
+	KUNIT_EXPECT_EQ(test, t_io1(test, NVM_OP_PWRITE, ppa, 1),
+			NVM_RSP_ERR_FAILWRITE);
+
+	/* grown bad: set, refused, cleared, accepted */
+	m = t_media(test, &t_small);
+	ppa = t_ppa(m, 0, 1, 2, 1, 0, 0);
+	KUNIT_EXPECT_EQ(test, nvm_mem_media_set_bbt(m, &ppa, 1, NVM_BLK_T_GRWN_BAD), 0);
+	KUNIT_EXPECT_EQ(test, nvm_mem_media_get_bbt(m, t_ppa(m, 0, 1, 0, 0, 0, 0), a), 0);
+	KUNIT_EXPECT_EQ(test, a[2 * 2 + 1], NVM_BLK_T_GRWN_BAD);
+	KUNIT_EXPECT_EQ(test, a[2 * 2 + 0], NVM_BLK_T_FREE);
+	KUNIT_EXPECT_EQ(test, t_io1(test, NVM_OP_PWRITE, ppa, 1),
+			NVM_RSP_ERR_FAILWRITE);
+	/* plane 0 of the block is good, but erase covers both planes */
+	KUNIT_EXPECT_EQ(test, t_io1(test, NVM_OP_PWRITE, t_ppa(m, 0, 1, 2, 0, 0, 0), 1),
+			NVM_RSP_SUCCESS);
+	KUNIT_EXPECT_EQ(test, t_io1(test, NVM_OP_ERASE, t_ppa(m, 0, 1, 2, 0, 0, 0), 0),
+			NVM_RSP_ERR_FAILERASE);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&m->nr_sects), 1);
+	KUNIT_EXPECT_EQ(test, nvm_mem_media_set_bbt(m, &ppa, 1, NVM_BLK_T_FREE), 0);
+	KUNIT_EXPECT_EQ(test, t_io1(test, NVM_OP_PWRITE, ppa, 1), NVM_RSP_SUCCESS);
+	KUNIT_EXPECT_EQ(test, t_io1(test, NVM_OP_ERASE, ppa, 0), NVM_RSP_SUCCESS);
+	/* host marks do not prevent programming */
+	KUNIT_EXPECT_EQ(test, nvm_mem_media_set_bbt(m, &ppa, 1, NVM_BLK_T_HOST), 0);
+	KUNIT_EXPECT_EQ(test, t_io1(test, NVM_OP_PWRITE, ppa, 1), NVM_RSP_SUCCESS);
+	/* invalid type, or one invalid address: nothing changes */
+	KUNIT_EXPECT_EQ(test, nvm_mem_media_set_bbt(m, &ppa, 1, 3), -EINVAL);
+	c->ppas[0].ppa = t_ppa(m, 0, 0, 3, 0, 0, 0);
+	c->ppas[1].ppa = t_ppa(m, 1, 0, 0, 0, 0, 0);	/* no channel 1 */
+	KUNIT_EXPECT_EQ(test, nvm_mem_media_set_bbt(m, &c->ppas[0].ppa, 2,
+						    NVM_BLK_T_GRWN_BAD), -EINVAL);
+	KUNIT_EXPECT_EQ(test, nvm_mem_media_get_bbt(m, t_ppa(m, 0, 0, 0, 0, 0, 0), a), 0);
+	KUNIT_EXPECT_EQ(test, a[3 * 2], NVM_BLK_T_FREE);
+	KUNIT_EXPECT_EQ(test, a[2 * 2 + 1], NVM_BLK_T_FREE);
+}
+
+static void t_faults(struct kunit *test)
+{
+	struct nvm_mem_media *m = t_media(test, &t_small);
+	struct t_ctx *c = test->priv;
+	int i;
+
+	/* every second program fails and consumes its sector */
+	c->fault_every = 2;
+	for (i = 0; i < 4; i++)
+		c->ppas[i].ppa = t_ppa(m, 0, 0, 0, 0, i / 2, i % 2);
+	KUNIT_EXPECT_EQ(test, t_io(test, NVM_OP_PWRITE, 4, 3, true),
+			NVM_RSP_ERR_FAILWRITE);
+	KUNIT_EXPECT_EQ(test, c->rqd.ppa_status, 0xaULL);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&m->nr_sects), 2);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&m->stats.write_errors), 2);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&m->stats.media_write_sectors), 2);
+
+	/* every second read fails with an ECC error */
+	c->fault_calls = 0;
+	KUNIT_EXPECT_EQ(test, t_io(test, NVM_OP_PREAD, 4, 0, true),
+			NVM_RSP_ERR_FAILECC);
+	/* 0 ok, 1 ECC, 2 ok, 3 ECC */
+	KUNIT_EXPECT_EQ(test, c->rqd.ppa_status, 0xaULL);
+	KUNIT_EXPECT_TRUE(test, t_data_is(c, 0, 3));
+	KUNIT_EXPECT_TRUE(test, t_data_is(c, 2, 3));
+	KUNIT_EXPECT_TRUE(test, t_data_is_zero(c, 1));
+
+	/* a failed erase leaves the block as it was */
+	c->fault_every = 1;
+	KUNIT_EXPECT_EQ(test, t_io1(test, NVM_OP_ERASE, t_ppa(m, 0, 0, 0, 0, 0, 0), 0),
+			NVM_RSP_ERR_FAILERASE);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&m->nr_sects), 2);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&m->stats.erase_errors), 1);
+	c->fault_every = 0;
+	KUNIT_EXPECT_EQ(test, t_io1(test, NVM_OP_PREAD, t_ppa(m, 0, 0, 0, 0, 0, 0), 0),
+			0);
+	KUNIT_EXPECT_TRUE(test, t_data_is(c, 0, 3));
+	KUNIT_EXPECT_EQ(test, t_io1(test, NVM_OP_ERASE, t_ppa(m, 0, 0, 0, 0, 0, 0), 0),
+			0);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&m->nr_sects), 0);
+}
+
+static void t_unplugged(struct kunit *test)
+{
+	struct nvm_mem_media *m = t_media(test, &t_small);
+	u64 p0 = t_ppa(m, 0, 0, 0, 0, 0, 0);
+	u8 blks[8];
+
+	KUNIT_EXPECT_EQ(test, t_io1(test, NVM_OP_PWRITE, p0, 1), 0);
+	atomic_set(&m->unplugged, 1);
+	KUNIT_EXPECT_EQ(test, t_io1(test, NVM_OP_PWRITE, t_ppa(m, 0, 0, 0, 0, 0, 1), 1),
+			NVM_RSP_ERR_FAILWRITE);
+	KUNIT_EXPECT_EQ(test, t_io1(test, NVM_OP_PREAD, p0, 0), NVM_RSP_ERR_FAILECC);
+	KUNIT_EXPECT_EQ(test, t_io1(test, NVM_OP_ERASE, p0, 0), NVM_RSP_ERR_FAILERASE);
+	KUNIT_EXPECT_EQ(test, nvm_mem_media_get_bbt(m, p0, blks), -EIO);
+	KUNIT_EXPECT_EQ(test, nvm_mem_media_set_bbt(m, &p0, 1, NVM_BLK_T_GRWN_BAD),
+			-EIO);
+	/* plugged in again, the media is as it was */
+	atomic_set(&m->unplugged, 0);
+	KUNIT_EXPECT_EQ(test, t_io1(test, NVM_OP_PREAD, p0, 0), 0);
+	KUNIT_EXPECT_TRUE(test, t_data_is(test->priv, 0, 1));
+	KUNIT_EXPECT_EQ(test, t_io1(test, NVM_OP_PWRITE, t_ppa(m, 0, 0, 0, 0, 0, 1), 1),
+			0);
+	KUNIT_EXPECT_EQ(test, nvm_mem_media_get_bbt(m, p0, blks), 0);
+	KUNIT_EXPECT_EQ(test, blks[0], NVM_BLK_T_FREE);
+}
+
+/* Worst status wins; ppa_status marks every failed address. */
+static void t_status(struct kunit *test)
+{
+	struct nvm_mem_media *m = t_media(test, &t_small);
+	struct t_ctx *c = test->priv;
+
+	KUNIT_EXPECT_EQ(test, t_io1(test, NVM_OP_PWRITE, t_ppa(m, 0, 0, 0, 0, 0, 0), 1),
+			0);
+	c->ppas[0].ppa = t_ppa(m, 0, 0, 0, 0, 0, 0);	/* ok */
+	c->ppas[1].ppa = t_ppa(m, 0, 0, 0, 0, 0, 1);	/* empty */
+	c->ppas[2].ppa = t_ppa(m, 1, 0, 0, 0, 0, 0);	/* out of range */
+	c->ppas[3].ppa = t_ppa(m, 0, 0, 0, 1, 0, 0);	/* empty */
+	KUNIT_EXPECT_EQ(test, t_io(test, NVM_OP_PREAD, 4, 0, true),
+			NVM_RSP_ERR_FAILECC);
+	KUNIT_EXPECT_EQ(test, c->rqd.ppa_status, 0xeULL);
+	KUNIT_EXPECT_TRUE(test, t_data_is(c, 0, 1));
+}
+
+static void t_stats(struct kunit *test)
+{
+	struct nvm_mem_media *m = t_media(test, &t_small);
+	struct t_ctx *c = test->priv;
+	struct nvm_mem_stats *s = &m->stats;
+	int i;
+
+	for (i = 0; i < 4; i++)
+		c->ppas[i].ppa = t_ppa(m, 0, 0, 0, 0, i / 2, i % 2);
+	t_io(test, NVM_OP_PWRITE, 4, 1, true);
+	t_io(test, NVM_OP_PWRITE, 4, 1, true);		/* 4 rewrites */
+	for (i = 0; i < 6; i++)
+		c->ppas[i].ppa = t_ppa(m, 0, 0, 0, 0, i / 2, i % 2);
+	t_io(test, NVM_OP_PREAD, 6, 0, true);		/* 4 ok, 2 empty */
+	t_io1(test, NVM_OP_ERASE, t_ppa(m, 0, 0, 0, 0, 0, 0), 0);
+	t_io1(test, NVM_OP_ERASE, t_ppa(m, 1, 0, 0, 0, 0, 0), 0);
+
+	KUNIT_EXPECT_EQ(test, atomic64_read(&s->host_write_sectors), 8);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&s->media_write_sectors), 4);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&s->write_errors), 4);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&s->host_read_sectors), 6);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&s->media_read_sectors), 4);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&s->empty_reads), 2);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&s->read_errors), 0);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&s->erases), 1);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&s->erase_errors), 1);
+}
+
+/* Sectors split over several bvecs are copied whole, in order. */
+static void t_bio_chunks(struct kunit *test)
+{
+	struct nvm_mem_media *m = t_media(test, &t_small);
+	struct t_ctx *c = test->priv;
+	struct nvm_rq *rqd = &c->rqd;
+	int i;
+
+	for (i = 0; i < 3; i++)
+		c->ppas[i].ppa = t_ppa(m, 0, 1, 1, 1, i / 2, i % 2);
+	memset(rqd, 0, sizeof(*rqd));
+	rqd->opcode = NVM_OP_PWRITE;
+	rqd->nr_ppas = 3;
+	rqd->ppa_list = c->ppas;
+	t_bio(test, 3, 8);
+	t_fill(c, 3, 77);
+	rqd->bio = c->bio;
+	nvm_mem_media_exec(m, rqd, NULL, NULL, GFP_KERNEL);
+	KUNIT_EXPECT_EQ(test, rqd->error, 0);
+
+	rqd->opcode = NVM_OP_PREAD;
+	t_bio(test, 3, 4);
+	rqd->bio = c->bio;
+	nvm_mem_media_exec(m, rqd, NULL, NULL, GFP_KERNEL);
+	KUNIT_EXPECT_EQ(test, rqd->error, 0);
+	for (i = 0; i < 3; i++)
+		KUNIT_EXPECT_TRUE(test, t_data_is(c, i, 77));
+}
+
+/* Programs without a sleeping allocation (inline completion mode). */
+static void t_atomic(struct kunit *test)
+{
+	struct nvm_mem_media *m = t_media(test, &t_small);
+	struct t_ctx *c = test->priv;
+	struct nvm_rq *rqd = &c->rqd;
+	int n = t_block(test, 0, 0), i;
+
+	memset(rqd, 0, sizeof(*rqd));
+	rqd->opcode = NVM_OP_PWRITE;
+	rqd->nr_ppas = n;
+	rqd->ppa_list = c->ppas;
+	t_bio(test, n, 1);
+	t_fill(c, n, 12);
+	rqd->bio = c->bio;
+	local_irq_disable();
+	nvm_mem_media_exec(m, rqd, NULL, NULL, GFP_ATOMIC);
+	local_irq_enable();
+	KUNIT_EXPECT_EQ(test, rqd->error, 0);
+	KUNIT_EXPECT_EQ(test, t_io(test, NVM_OP_PREAD, n, 0, true), 0);
+	for (i = 0; i < n; i++)
+		KUNIT_EXPECT_TRUE(test, t_data_is(c, i, 12));
+}
+
+static struct kunit_case nvm_mem_media_cases[] = {
+	KUNIT_CASE(t_cfg_validate),
+	KUNIT_CASE(t_identity),
+	KUNIT_CASE(t_address),
+	KUNIT_CASE(t_out_of_range),
+	KUNIT_CASE(t_program_order),
+	KUNIT_CASE(t_program_once),
+	KUNIT_CASE(t_empty_read),
+	KUNIT_CASE(t_erase),
+	KUNIT_CASE(t_oob),
+	KUNIT_CASE(t_bad_blocks),
+	KUNIT_CASE(t_faults),
+	KUNIT_CASE(t_unplugged),
+	KUNIT_CASE(t_status),
+	KUNIT_CASE(t_stats),
+	KUNIT_CASE(t_bio_chunks),
+	KUNIT_CASE(t_atomic),
+	{}
+};
+
+static struct kunit_suite nvm_mem_media_suite = {
+	.name = "nvm_mem_media",
+	.init = t_init,
+	.exit = t_exit,
+	.test_cases = nvm_mem_media_cases,
+};
+
+kunit_test_suite(nvm_mem_media_suite);
+
+MODULE_DESCRIPTION("KUnit tests of the nvm_mem NAND model");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,236 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * nvm_mem, the memory-backed open-channel device: private declarations
+ * shared by its files. media.c owns the NAND model (pure logic, no core
+ * calls), main.c the module, its parameters and the device operations,
+ * configfs.c the configfs instances, debugfs.c the counters and fault
+ * injection knobs.
+ */
+#ifndef _NVM_MEM_H
+#define _NVM_MEM_H
+
+#undef pr_fmt
+#define pr_fmt(fmt) "nvm_mem: " fmt
+
+#include <linux/atomic.h>
+#include <linux/bio.h>
+#include <linux/configfs.h>
+#include <linux/fault-inject.h>
+#include <linux/lightnvm.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/spinlock.h>
+#include <linux/xarray.h>
+
+#define NVM_MEM_SEC_SIZE	4096
+#define NVM_MEM_MAX_CH		128
+#define NVM_MEM_MAX_LUN		255
+#define NVM_MEM_MAX_BLK		65535
+#define NVM_MEM_MAX_PG		65535
+#define NVM_MEM_MAX_SEC_PER_PG	15	/* fpg_sz is 16 bits */
+#define NVM_MEM_MIN_OOB		16
+/* 64 sectors of OOB must fit the core's PAGE_SIZE metadata buffer. */
+#define NVM_MEM_MAX_OOB		64
+/* Bound on per-block state kept for all blocks up front (LUNs*blks*planes). */
+#define NVM_MEM_MAX_BLK_PLANES	BIT(22)
+#define NVM_MEM_MAX_PHYS_SECT	64
+
+/* completion_mode values */
+enum {
+	NVM_MEM_COMPL_INLINE	= 0,	/* in the submitter's context */
+	NVM_MEM_COMPL_WQ	= 1,	/* from the instance's workqueue */
+};
+
+/**
+ * struct nvm_mem_cfg - geometry and media options of one instance
+ * @num_ch: channels
+ * @num_lun: LUNs per channel
+ * @num_pln: planes per LUN (1, 2 or 4)
+ * @num_blk: blocks per LUN (per plane)
+ * @num_pg: pages per block
+ * @sec_per_pg: 4 KiB sectors per page (per plane)
+ * @oob_size: out-of-band bytes per sector
+ * @factory_bad: number of (block, plane) entries marked factory bad
+ * @bb_seed: seed of the deterministic choice of factory bad blocks
+ */
+struct nvm_mem_cfg {
+	u32	num_ch;
+	u32	num_lun;
+	u32	num_pln;
+	u32	num_blk;
+	u32	num_pg;
+	u32	sec_per_pg;
+	u32	oob_size;
+	u32	factory_bad;
+	u32	bb_seed;
+};
+
+/*
+ * One programmed sector: its data page and its OOB bytes. Lives in the
+ * media's xarray from program until the erase of its block.
+ */
+struct nvm_mem_sect {
+	struct page	*page;
+	u8		oob[];
+};
+
+/* The counters of debugfs "stats"; see Documentation/lightnvm/nvm_mem.rst. */
+struct nvm_mem_stats {
+	atomic64_t	host_read_sectors;
+	atomic64_t	host_write_sectors;
+	atomic64_t	media_read_sectors;
+	atomic64_t	media_write_sectors;
+	atomic64_t	erases;
+	atomic64_t	read_errors;
+	atomic64_t	write_errors;
+	atomic64_t	erase_errors;
+	atomic64_t	empty_reads;
+};
+
+/*
+ * Decoded device address: LUN index in the device (ch * num_lun + lun),
+ * block, plane, page, sector.
+ */
+struct nvm_mem_addr {
+	u32	lun;
+	u32	blk;
+	u32	pl;
+	u32	pg;
+	u32	sec;
+};
+
+/**
+ * struct nvm_mem_media - the NAND model of one instance
+ * @cfg: geometry it was created with (never changes)
+ * @ppaf: device address format it decodes
+ * @nr_luns: LUNs in the device
+ * @sec_per_plblk: sectors in one plane of a block (num_pg * sec_per_pg)
+ * @sects: per LUN, the programmed sectors by index in the LUN
+ *	((blk * num_pln + pl) * sec_per_plblk + pg * sec_per_pg + sec).
+ *	The xarray's own lock (xa_lock_irqsave(), as the device may be
+ *	driven from any context) is the LUN lock: it also protects the
+ *	LUN's entries of @wp, @bbt and @erase_count. No other lock nests
+ *	inside it, and no two LUN locks are ever held together.
+ * @wp: per (LUN, block, plane): next sector to program, as
+ *	pg * sec_per_pg + sec; sec_per_plblk when the plane is full
+ * @bbt: per (LUN, block, plane): %NVM_BLK_T_* state
+ * @erase_count: per (LUN, block): successful erases
+ * @nr_sects: sectors currently stored (each costs a page)
+ * @unplugged: set by "pull the plug": every command fails without
+ *	touching the media until the next power-on
+ * @stats: counters
+ */
+struct nvm_mem_media {
+	struct nvm_mem_cfg	cfg;
+	struct nvm_addr_format	ppaf;
+	u32			nr_luns;
+	u32			sec_per_plblk;
+	struct xarray		*sects;
+	u32			*wp;
+	u8			*bbt;
+	u32			*erase_count;
+	atomic_long_t		nr_sects;
+	atomic_t		unplugged;
+	struct nvm_mem_stats	stats;
+};
+
+/* Which operation a fault callback is asked about. */
+enum nvm_mem_fault {
+	NVM_MEM_FAULT_READ,
+	NVM_MEM_FAULT_WRITE,
+	NVM_MEM_FAULT_ERASE,
+};
+
+/* Returns true when the sector (or block, for erase) must fail. */
+typedef bool (nvm_mem_fault_fn)(void *priv, enum nvm_mem_fault op);
+
+/* media.c */
+extern const struct nvm_mem_cfg nvm_mem_default_cfg;
+int nvm_mem_cfg_validate(const struct nvm_mem_cfg *cfg, const char *name);
+void nvm_mem_make_ppaf(const struct nvm_mem_cfg *cfg,
+		       struct nvm_addr_format *ppaf);
+void nvm_mem_make_identity(const struct nvm_mem_cfg *cfg, struct nvm_id *id);
+u64 nvm_mem_encode(const struct nvm_addr_format *ppaf, u32 ch, u32 lun,
+		   u32 blk, u32 pl, u32 pg, u32 sec);
+int nvm_mem_decode(const struct nvm_mem_media *m, u64 ppa,
+		   struct nvm_mem_addr *a);
+struct nvm_mem_media *nvm_mem_media_create(const struct nvm_mem_cfg *cfg);
+void nvm_mem_media_free(struct nvm_mem_media *m);
+
+struct nvm_mem_sect *nvm_mem_sect_alloc(const struct nvm_mem_media *m,
+					gfp_t gfp);
+void nvm_mem_sect_free(struct nvm_mem_sect *s);
+int nvm_mem_media_program(struct nvm_mem_media *m, u64 ppa,
+			  struct nvm_mem_sect **sp, bool fail, gfp_t gfp);
+int nvm_mem_media_read(struct nvm_mem_media *m, u64 ppa, struct bio *bio,
+		       struct bvec_iter *iter, u8 *oob, bool fail);
+int nvm_mem_media_erase(struct nvm_mem_media *m, u64 ppa, bool fail);
+int nvm_mem_media_get_bbt(struct nvm_mem_media *m, u64 ppa, u8 *blks);
+int nvm_mem_media_set_bbt(struct nvm_mem_media *m, u64 *ppas, int nr_ppas,
+			  int type);
+void nvm_mem_media_exec(struct nvm_mem_media *m, struct nvm_rq *rqd,
+			nvm_mem_fault_fn *fault, void *fault_priv, gfp_t gfp);
+void nvm_mem_bio_copy(struct bio *bio, struct bvec_iter *iter, void *buf,
+		      unsigned int len, bool to_bio);
+
+/**
+ * struct nvm_mem_dev - one instance (module parameter or configfs)
+ * @list: on the global list of instances, under nvm_mem_lock
+ * @name: name it registers under with the core
+ * @lock: protects @cfg, @completion_mode, @media (the pointer), @ndev,
+ *	@wq and @power. Taken before the core's locks (it is held across
+ *	nvm_register() and nvm_unregister()); never taken on the I/O path.
+ * @cfg: geometry and media options; fixed once @media exists
+ * @completion_mode: %NVM_MEM_COMPL_INLINE or %NVM_MEM_COMPL_WQ
+ * @media: NAND state; created at the first power-on, kept across power
+ *	cycles, freed with the instance
+ * @ndev: the core's device while powered on
+ * @wq: completion workqueue while powered on
+ * @power: registered with the core
+ * @configfs: created through configfs (else by module parameter)
+ * @item: configfs item (configfs instances only)
+ * @dbg: debugfs directory
+ * @fail_read: fault injection for sector reads
+ * @fail_write: fault injection for sector programs
+ * @fail_erase: fault injection for block erases
+ */
+struct nvm_mem_dev {
+	struct list_head	list;
+	char			name[DISK_NAME_LEN];
+	struct mutex		lock;	/* see above */
+	struct nvm_mem_cfg	cfg;
+	u32			completion_mode;
+	struct nvm_mem_media	*media;
+	struct nvm_dev		*ndev;
+	struct workqueue_struct	*wq;
+	bool			power;
+	bool			configfs;
+	struct config_item	item;
+	struct dentry		*dbg;
+#ifdef CONFIG_NVM_MEM_FAULT_INJECTION
+	struct fault_attr	fail_read;
+	struct fault_attr	fail_write;
+	struct fault_attr	fail_erase;
+#endif
+};
+
+/* main.c */
+extern struct mutex nvm_mem_lock;
+extern struct dentry *nvm_mem_dbg_root;
+struct nvm_mem_dev *nvm_mem_dev_alloc(const char *name, bool configfs);
+void nvm_mem_dev_free(struct nvm_mem_dev *dev);
+int nvm_mem_power_on(struct nvm_mem_dev *dev);
+void nvm_mem_power_off(struct nvm_mem_dev *dev);
+void nvm_mem_pull_plug(struct nvm_mem_dev *dev);
+bool nvm_mem_should_fail(void *priv, enum nvm_mem_fault op);
+
+/* configfs.c */
+int nvm_mem_configfs_init(void);
+void nvm_mem_configfs_exit(void);
+
+/* debugfs.c */
+void nvm_mem_debugfs_add(struct nvm_mem_dev *dev);
+void nvm_mem_debugfs_remove(struct nvm_mem_dev *dev);
+void nvm_mem_fault_init(struct nvm_mem_dev *dev);
+
+#endif /* _NVM_MEM_H */
