@@ -80,6 +80,18 @@ mods() {
 	rm -rf "$stage"
 	mkdir -p "$stage"
 	cp -a "$moddir/lib" "$stage/"
+	# Debian's kernel has NVMe as a module: add it and what it needs, so
+	# that tests on the stock kernel can drive the QEMU NVMe/OCSSD device.
+	if [ "$flavor" = stock ]; then
+		for rel in "$stage"/lib/modules/*; do
+			modprobe -S "$(basename "$rel")" --show-depends nvme 2>/dev/null |
+				awk '$1 == "insmod" { print $2 }' | sort -u |
+				while read -r ko; do
+					mkdir -p "$stage$(dirname "$ko")"
+					cp "$ko" "$stage$ko"
+				done
+		done
+	fi
 	for rel in "$stage"/lib/modules/*; do
 		# out-of-tree module sets lack these; depmod only warns
 		touch "$rel/modules.order" "$rel/modules.builtin" \

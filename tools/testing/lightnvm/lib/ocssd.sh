@@ -1,0 +1,160 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Helpers for the tests of the QEMU Open-Channel SSD 1.2 device (tests/ocssd*),
+# sourced by the test scripts in the guest. They drive the device with
+# Debian's nvme-cli: admin commands on the controller (/dev/nvme0), I/O
+# commands on the namespace block device (/dev/nvme0n1), which exists when
+# the kernel sees the namespace as an ordinary one (the stock kernel).
+#
+# Addresses are device addresses built from the address format (ppaf) the
+# identity reports; an I/O helper prints the command's NVMe status as a hex
+# number (0x0 on success, e.g. 0x42ff for an empty page).
+
+OCSSD_CTRL=${OCSSD_CTRL:-/dev/nvme0}
+OCSSD_NS=${OCSSD_NS:-/dev/nvme0n1}
+OCSSD_NSID=${OCSSD_NSID:-1}
+OCSSD_TMP=${OCSSD_TMP:-/tmp/ocssd}
+
+# ocssd_load_nvme: load the NVMe driver and wait for the controller.
+ocssd_load_nvme() {
+	local i=0
+	modprobe nvme || { _fail "modprobe nvme failed"; return 1; }
+	while [ ! -e "$OCSSD_CTRL" ] && [ $i -lt 50 ]; do
+		sleep 0.2
+		i=$((i + 1))
+	done
+	[ -e "$OCSSD_CTRL" ] || { _fail "no $OCSSD_CTRL after modprobe nvme"; return 1; }
+}
+
+# ocssd_wait_ns: wait for the namespace block device.
+ocssd_wait_ns() {
+	local i=0
+	while [ ! -b "$OCSSD_NS" ] && [ $i -lt 50 ]; do
+		sleep 0.2
+		i=$((i + 1))
+	done
+	[ -b "$OCSSD_NS" ] || { _fail "no $OCSSD_NS"; return 1; }
+}
+
+# _ocssd_status FILE: the NVMe status in nvme-cli's stderr FILE ("0x0" if none).
+_ocssd_status() {
+	local st
+	st=$(sed -n 's/^NVMe status:.*(\(0x[0-9a-fA-F]*\))$/\1/p' "$1" | tail -n 1)
+	if [ -n "$st" ]; then
+		echo "$st"
+	elif grep -q "is Success" "$1"; then
+		echo 0x0
+	else
+		echo "error: $(head -n 1 "$1")"
+	fi
+}
+
+# ocssd_u8|u16|u32 FILE OFFSET: an unsigned little-endian number in FILE.
+ocssd_u8() { od -An -tu1 -j "$2" -N1 "$1" | tr -d ' '; }
+ocssd_u16() { od -An -tu2 -j "$2" -N2 "$1" | tr -d ' '; }
+ocssd_u32() { od -An -tu4 -j "$2" -N4 "$1" | tr -d ' '; }
+
+# ocssd_identity: read the identity (admin 0xe2) into $OCSSD_TMP/id and set
+# the geometry and address format variables (OC_*) from it.
+ocssd_identity() {
+	local id=$OCSSD_TMP/id g=256
+	mkdir -p "$OCSSD_TMP"
+	nvme admin-passthru "$OCSSD_CTRL" --opcode=0xe2 --namespace-id="$OCSSD_NSID" \
+		--data-len=4096 --read --raw-binary >"$id" 2>"$OCSSD_TMP/err" ||
+		{ _fail "identity: $(cat "$OCSSD_TMP/err")"; return 1; }
+	OC_VER=$(ocssd_u8 "$id" 0)
+	OC_CGRPS=$(ocssd_u8 "$id" 2)
+	OC_CAP=$(ocssd_u32 "$id" 4)
+	OC_DOM=$(ocssd_u32 "$id" 8)
+	OC_CH_OFF=$(ocssd_u8 "$id" 12)
+	OC_CH_LEN=$(ocssd_u8 "$id" 13)
+	OC_LUN_OFF=$(ocssd_u8 "$id" 14)
+	OC_LUN_LEN=$(ocssd_u8 "$id" 15)
+	OC_PLN_OFF=$(ocssd_u8 "$id" 16)
+	OC_PLN_LEN=$(ocssd_u8 "$id" 17)
+	OC_BLK_OFF=$(ocssd_u8 "$id" 18)
+	OC_BLK_LEN=$(ocssd_u8 "$id" 19)
+	OC_PG_OFF=$(ocssd_u8 "$id" 20)
+	OC_PG_LEN=$(ocssd_u8 "$id" 21)
+	OC_SEC_OFF=$(ocssd_u8 "$id" 22)
+	OC_SEC_LEN=$(ocssd_u8 "$id" 23)
+	OC_MTYPE=$(ocssd_u8 "$id" $((g + 0)))
+	OC_FMTYPE=$(ocssd_u8 "$id" $((g + 1)))
+	OC_NCH=$(ocssd_u8 "$id" $((g + 4)))
+	OC_NLUN=$(ocssd_u8 "$id" $((g + 5)))
+	OC_NPLN=$(ocssd_u8 "$id" $((g + 6)))
+	OC_NBLK=$(ocssd_u16 "$id" $((g + 8)))
+	OC_NPG=$(ocssd_u16 "$id" $((g + 10)))
+	OC_FPG_SZ=$(ocssd_u16 "$id" $((g + 12)))
+	OC_CSECS=$(ocssd_u16 "$id" $((g + 14)))
+	OC_SOS=$(ocssd_u16 "$id" $((g + 16)))
+	OC_TRDT=$(ocssd_u32 "$id" $((g + 20)))
+	OC_TPRT=$(ocssd_u32 "$id" $((g + 28)))
+	OC_TBET=$(ocssd_u32 "$id" $((g + 36)))
+	OC_MPOS=$(ocssd_u32 "$id" $((g + 44)))
+	OC_NSEC=$((OC_FPG_SZ / OC_CSECS))
+}
+
+# ocssd_ppa CH LUN PLN BLK PG SEC: the device address (decimal).
+ocssd_ppa() {
+	echo $(( ($1 << OC_CH_OFF) | ($2 << OC_LUN_OFF) | ($3 << OC_PLN_OFF) |
+		 ($4 << OC_BLK_OFF) | ($5 << OC_PG_OFF) | ($6 << OC_SEC_OFF) ))
+}
+
+# ocssd_io OPCODE PPA [NLB CONTROL] [nvme-cli options...]: run a vector
+# command on one address (or NLB+1 with a list pointer in PPA); prints the
+# status.
+_ocssd_io() {
+	local opc=$1 ppa=$2 nlb=$3 ctl=$4
+	shift 4
+	nvme io-passthru "$OCSSD_NS" --opcode="$opc" --namespace-id="$OCSSD_NSID" \
+		--cdw10=$((ppa & 0xffffffff)) --cdw11=$(((ppa >> 32) & 0xffffffff)) \
+		--cdw12=$(((ctl << 16) | nlb)) "$@" >/dev/null 2>"$OCSSD_TMP/err"
+	_ocssd_status "$OCSSD_TMP/err"
+}
+
+# ocssd_erase PPA: erase the block (one plane) at PPA.
+ocssd_erase() { _ocssd_io 0x90 "$1" 0 0; }
+
+# ocssd_write PPA DATA OOB: program one sector from files DATA and OOB.
+ocssd_write() {
+	_ocssd_io 0x91 "$1" 0 0 --write --data-len="$OC_CSECS" \
+		--metadata-len="$OC_SOS" --input-file="$2" --metadata="$3"
+}
+
+# ocssd_read PPA DATA OOB: read one sector into files DATA and OOB.
+ocssd_read() {
+	rm -f "$2" "$3"
+	_ocssd_io 0x92 "$1" 0 0 --read --data-len="$OC_CSECS" \
+		--metadata-len="$OC_SOS" --input-file="$2" --metadata="$3"
+}
+
+# ocssd_get_bbt CH LUN FILE: the bad block table of a LUN (header + entries).
+ocssd_get_bbt() {
+	local ppa
+	ppa=$(ocssd_ppa "$1" "$2" 0 0 0 0)
+	nvme admin-passthru "$OCSSD_CTRL" --opcode=0xf2 --namespace-id="$OCSSD_NSID" \
+		--cdw10=$((ppa & 0xffffffff)) --cdw11=$(((ppa >> 32) & 0xffffffff)) \
+		--data-len=$((64 + OC_NBLK * OC_NPLN)) --read --raw-binary \
+		>"$3" 2>"$OCSSD_TMP/err"
+	_ocssd_status "$OCSSD_TMP/err"
+}
+
+# ocssd_set_bbt PPA TYPE: set the bad block table entry of one block/plane.
+ocssd_set_bbt() {
+	nvme admin-passthru "$OCSSD_CTRL" --opcode=0xf1 --namespace-id="$OCSSD_NSID" \
+		--cdw10=$(($1 & 0xffffffff)) --cdw11=$((($1 >> 32) & 0xffffffff)) \
+		--cdw12=$(($2 << 16)) >/dev/null 2>"$OCSSD_TMP/err"
+	_ocssd_status "$OCSSD_TMP/err"
+}
+
+# ocssd_pattern SEED SEC FILE: the data of sector SEC for a test run SEED.
+ocssd_pattern() {
+	yes "lightnvm ocssd seed=$1 sector=$2" | head -c "$OC_CSECS" >"$3"
+}
+
+# ocssd_oob SEED SEC FILE: the out-of-band bytes of sector SEC.
+ocssd_oob() {
+	{ printf 'S%07dO%08d' "$(($1 % 10000000))" "$2"; head -c "$OC_SOS" /dev/zero; } |
+		head -c "$OC_SOS" >"$3"
+}
