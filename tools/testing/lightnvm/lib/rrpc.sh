@@ -1,0 +1,139 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Helpers of the rrpc tests and the demo (sourced in the guest, dash):
+# memory-backed devices through configfs, rrpc targets through lnvm,
+# counters from sysfs and debugfs, and the analytic GC model.
+
+RRPC_CFS=/sys/kernel/config/nvm_mem
+RRPC_DBG=/sys/kernel/debug/nvm_mem
+
+# _rrpc_load: the LightNVM stack, without nvm_mem's default device.
+_rrpc_load() {
+	_modprobe lightnvm || return 1
+	_modprobe gennvm || return 1
+	_modprobe rrpc || return 1
+	if [ ! -d /sys/module/nvm_mem ]; then
+		_modprobe nvm_mem nr_devices=0 || return 1
+	fi
+}
+
+# _rrpc_unload: unload the stack (every target and device must be gone).
+_rrpc_unload() {
+	_unload nvm_mem rrpc gennvm lightnvm
+}
+
+# _rrpc_mkdev NAME [ATTR=VALUE...]: a configfs nvm_mem instance, powered on.
+# Attributes: num_ch num_lun num_pln num_blk num_pg sec_per_pg oob_size ...
+_rrpc_mkdev() {
+	_n=$1
+	shift
+	mkdir "$RRPC_CFS/$_n" || { _fail "cannot create nvm_mem instance $_n"; return 1; }
+	for _kv in "$@"; do
+		echo "${_kv#*=}" > "$RRPC_CFS/$_n/${_kv%%=*}" ||
+			{ _fail "nvm_mem $_n: cannot set $_kv"; return 1; }
+	done
+	echo 1 > "$RRPC_CFS/$_n/power" || { _fail "nvm_mem $_n: power on failed"; return 1; }
+}
+
+# _rrpc_rmdev NAME: power off and remove a configfs instance.
+_rrpc_rmdev() {
+	echo 0 > "$RRPC_CFS/$1/power" || { _fail "nvm_mem $1: power off failed"; return 1; }
+	rmdir "$RRPC_CFS/$1" || { _fail "cannot remove nvm_mem instance $1"; return 1; }
+}
+
+# _rrpc_create DEV TGT BEGIN END [OP]: an rrpc target on LUNs BEGIN..END.
+_rrpc_create() {
+	if [ -n "${5:-}" ]; then
+		lnvm create -d "$1" -n "$2" -t rrpc -b "$3" -e "$4" -o "$5" ||
+			{ _fail "lnvm create $2 on $1 failed"; return 1; }
+	else
+		lnvm create -d "$1" -n "$2" -t rrpc -b "$3" -e "$4" ||
+			{ _fail "lnvm create $2 on $1 failed"; return 1; }
+	fi
+	_i=0
+	while [ ! -b "/dev/$2" ] && [ $_i -lt 50 ]; do
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	[ -b "/dev/$2" ] || { _fail "no /dev/$2 after create"; return 1; }
+}
+
+# _rrpc_remove TGT
+_rrpc_remove() {
+	lnvm remove -n "$1" || { _fail "lnvm remove $1 failed"; return 1; }
+}
+
+# _rrpc_stat TGT NAME: a counter of /sys/block/TGT/rrpc/.
+_rrpc_stat() {
+	cat "/sys/block/$1/rrpc/$2"
+}
+
+# _rrpc_geo TGT KEY: a field of /sys/block/TGT/rrpc/geometry.
+_rrpc_geo() {
+	tr ' ' '\n' < "/sys/block/$1/rrpc/geometry" | sed -n "/^$2\$/{n;p;}"
+}
+
+# _rrpc_devstat DEV KEY: a counter of nvm_mem's debugfs stats.
+_rrpc_devstat() {
+	awk -v k="$2" '$1 == k || $1 == k ":" { print $2 }' "$RRPC_DBG/$1/stats"
+}
+
+# _rrpc_bytes TGT: capacity in bytes.
+_rrpc_bytes() {
+	echo $(( $(cat "/sys/block/$1/size") * 512 ))
+}
+
+# _rrpc_fault DEV read|write|erase PROBABILITY TIMES: nvm_mem fault
+# injection (probability in percent, TIMES failures at most, -1 = no limit).
+_rrpc_fault() {
+	_d=$RRPC_DBG/$1/fail_$2
+	[ -d "$_d" ] || { _fail "no fault injection knob $_d"; return 1; }
+	echo 0 > "$_d/interval" 2>/dev/null
+	echo 1 > "$_d/interval"
+	echo "$4" > "$_d/times"
+	echo "$3" > "$_d/probability"
+}
+
+# _rrpc_model ALPHA NP: WAF of greedy cleaning under uniform random writes
+# (design.md section 5): WAF_LRU(k*alpha)/k, k = 1 + 1/(2*NP),
+# WAF_LRU(a) = a / (a + W0(-a*e^-a)). Busybox awk has no libm: exp and
+# sqrt are computed here, W0 by Newton iteration.
+_rrpc_model() {
+	awk -v a="$1" -v np="$2" '
+	function xexp(x,   n, t, s, i) {
+		n = 0
+		while (x > 0.5 || x < -0.5) { x = x / 2; n++ }
+		s = 1; t = 1
+		for (i = 1; i < 20; i++) { t = t * x / i; s = s + t }
+		while (n-- > 0) s = s * s
+		return s
+	}
+	function xsqrt(x,   r, i) {
+		if (x <= 0) return 0
+		r = x > 1 ? x : 1
+		for (i = 0; i < 60; i++) r = (r + x / r) / 2
+		return r
+	}
+	function w0(x,   w, i, e) {
+		w = (x < -0.3) ? -1 + xsqrt(2 * (1 + 2.718281828459045 * x)) : x
+		for (i = 0; i < 100; i++) {
+			e = xexp(w)
+			w = w - (w * e - x) / (e * (w + 1))
+		}
+		return w
+	}
+	function lru(x) { return x / (x + w0(-x * xexp(-x))) }
+	BEGIN { k = 1 + 1 / (2 * np); printf "%.3f\n", lru(k * a) / k }'
+}
+
+# _rrpc_fcmp A OP B: floating point comparison (OP one of < <= > >=).
+_rrpc_fcmp() {
+	awk -v a="$1" -v b="$3" -v op="$2" 'BEGIN {
+		r = (op == "<") ? a < b : (op == "<=") ? a <= b : (op == ">") ? a > b : a >= b
+		exit !r }'
+}
+
+# _rrpc_ratio NUM DEN: NUM / DEN with three decimals.
+_rrpc_ratio() {
+	awk -v n="$1" -v d="$2" 'BEGIN { if (d == 0) print "0.000"; else printf "%.3f\n", n / d }'
+}
