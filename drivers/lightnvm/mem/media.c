@@ -20,24 +20,92 @@
 #include "nvm_mem.h"
 
 /* The defaults of the module parameters: 1 GiB. */
-const struct nvm_mem_cfg nvm_mem_default_cfg = {
-	.num_ch		= 2,
-	.num_lun	= 4,
-	.num_pln	= 2,
-	.num_blk	= 64,
-	.num_pg		= 64,
-	.sec_per_pg	= 4,
-	.oob_size	= 16,
-	.factory_bad	= 0,
-	.bb_seed	= 1,
+const struct nvm_mem_cfg nvm_mem_default_cfg = NVM_MEM_DEFAULT_CFG;
+
+/* Range of every option; num_pln must also be a power of two. */
+static const struct nvm_mem_field {
+	const char	*name;
+	size_t		off;
+	u32		min;
+	u32		max;
+} nvm_mem_fields[] = {
+	{ "num_ch", offsetof(struct nvm_mem_cfg, num_ch), 1, NVM_MEM_MAX_CH },
+	{ "num_lun", offsetof(struct nvm_mem_cfg, num_lun), 1, NVM_MEM_MAX_LUN },
+	{ "num_pln", offsetof(struct nvm_mem_cfg, num_pln), 1, 4 },
+	{ "num_blk", offsetof(struct nvm_mem_cfg, num_blk), 1, NVM_MEM_MAX_BLK },
+	{ "num_pg", offsetof(struct nvm_mem_cfg, num_pg), 1, NVM_MEM_MAX_PG },
+	{ "sec_per_pg", offsetof(struct nvm_mem_cfg, sec_per_pg), 1,
+	  NVM_MEM_MAX_SEC_PER_PG },
+	{ "oob_size", offsetof(struct nvm_mem_cfg, oob_size), NVM_MEM_MIN_OOB,
+	  NVM_MEM_MAX_OOB },
+	{ "factory_bad", offsetof(struct nvm_mem_cfg, factory_bad), 0, U32_MAX },
+	{ "bb_seed", offsetof(struct nvm_mem_cfg, bb_seed), 0, U32_MAX },
 };
 
-static int nvm_mem_check_range(const char *name, const char *field, u32 v,
-			       u32 min, u32 max)
+static int nvm_mem_field_check(const struct nvm_mem_field *f, u32 v,
+			       const char *name)
 {
-	if (v >= min && v <= max)
-		return 0;
-	pr_err("%s: %s=%u out of range (%u..%u)\n", name, field, v, min, max);
+	if (v < f->min || v > f->max) {
+		pr_err("%s: %s=%u out of range (%u..%u)\n", name, f->name, v,
+		       f->min, f->max);
+		return -EINVAL;
+	}
+	if (f->off == offsetof(struct nvm_mem_cfg, num_pln) && !is_power_of_2(v)) {
+		pr_err("%s: num_pln=%u not supported (1, 2 or 4)\n", name, v);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static u32 nvm_mem_field_get(const struct nvm_mem_cfg *cfg,
+			     const struct nvm_mem_field *f)
+{
+	return *(const u32 *)((const u8 *)cfg + f->off);
+}
+
+/**
+ * nvm_mem_cfg_get() - read one option by name
+ * @cfg: the options
+ * @field: option name, as in struct nvm_mem_cfg
+ *
+ * Return: its value (0 for an unknown name, which is a bug).
+ */
+u32 nvm_mem_cfg_get(const struct nvm_mem_cfg *cfg, const char *field)
+{
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(nvm_mem_fields); i++)
+		if (!strcmp(nvm_mem_fields[i].name, field))
+			return nvm_mem_field_get(cfg, &nvm_mem_fields[i]);
+	WARN_ON_ONCE(1);
+	return 0;
+}
+
+/**
+ * nvm_mem_cfg_set() - set one option after checking its range
+ * @cfg: the options
+ * @field: option name, as in struct nvm_mem_cfg
+ * @val: new value
+ * @name: instance name, for the messages
+ *
+ * Constraints between options are checked by nvm_mem_cfg_validate().
+ *
+ * Return: 0, or -EINVAL after logging the offending field.
+ */
+int nvm_mem_cfg_set(struct nvm_mem_cfg *cfg, const char *field, u32 val,
+		    const char *name)
+{
+	int i, ret;
+
+	for (i = 0; i < ARRAY_SIZE(nvm_mem_fields); i++) {
+		if (strcmp(nvm_mem_fields[i].name, field))
+			continue;
+		ret = nvm_mem_field_check(&nvm_mem_fields[i], val, name);
+		if (!ret)
+			*(u32 *)((u8 *)cfg + nvm_mem_fields[i].off) = val;
+		return ret;
+	}
+	WARN_ON_ONCE(1);
 	return -EINVAL;
 }
 
@@ -55,28 +123,15 @@ static int nvm_mem_check_range(const char *name, const char *field, u32 v,
 int nvm_mem_cfg_validate(const struct nvm_mem_cfg *cfg, const char *name)
 {
 	u64 blk_planes;
-	int ret;
+	int i, ret;
 
-	ret = nvm_mem_check_range(name, "num_ch", cfg->num_ch, 1, NVM_MEM_MAX_CH);
-	ret = ret ?: nvm_mem_check_range(name, "num_lun", cfg->num_lun, 1,
-					 NVM_MEM_MAX_LUN);
-	if (ret)
-		return ret;
-	if (cfg->num_pln != 1 && cfg->num_pln != 2 && cfg->num_pln != 4) {
-		pr_err("%s: num_pln=%u not supported (1, 2 or 4)\n", name,
-		       cfg->num_pln);
-		return -EINVAL;
+	for (i = 0; i < ARRAY_SIZE(nvm_mem_fields); i++) {
+		const struct nvm_mem_field *f = &nvm_mem_fields[i];
+
+		ret = nvm_mem_field_check(f, nvm_mem_field_get(cfg, f), name);
+		if (ret)
+			return ret;
 	}
-	ret = nvm_mem_check_range(name, "num_blk", cfg->num_blk, 1,
-				  NVM_MEM_MAX_BLK);
-	ret = ret ?: nvm_mem_check_range(name, "num_pg", cfg->num_pg, 1,
-					 NVM_MEM_MAX_PG);
-	ret = ret ?: nvm_mem_check_range(name, "sec_per_pg", cfg->sec_per_pg, 1,
-					 NVM_MEM_MAX_SEC_PER_PG);
-	ret = ret ?: nvm_mem_check_range(name, "oob_size", cfg->oob_size,
-					 NVM_MEM_MIN_OOB, NVM_MEM_MAX_OOB);
-	if (ret)
-		return ret;
 
 	blk_planes = (u64)cfg->num_ch * cfg->num_lun * cfg->num_blk *
 		     cfg->num_pln;
@@ -662,8 +717,8 @@ int nvm_mem_media_get_bbt(struct nvm_mem_media *m, u64 ppa, u8 *blks)
  * Return: 0, -EINVAL for an unknown @type or an address beyond the
  * geometry, -EIO while unplugged.
  */
-int nvm_mem_media_set_bbt(struct nvm_mem_media *m, u64 *ppas, int nr_ppas,
-			  int type)
+int nvm_mem_media_set_bbt(struct nvm_mem_media *m, const struct ppa_addr *ppas,
+			  int nr_ppas, int type)
 {
 	struct nvm_mem_addr a;
 	unsigned long flags;
@@ -682,14 +737,14 @@ int nvm_mem_media_set_bbt(struct nvm_mem_media *m, u64 *ppas, int nr_ppas,
 	if (nr_ppas < 0)
 		return -EINVAL;
 	for (i = 0; i < nr_ppas; i++)
-		if (nvm_mem_decode(m, ppas[i], &a))
+		if (nvm_mem_decode(m, ppas[i].ppa, &a))
 			return -EINVAL;
 	if (atomic_read(&m->unplugged))
 		return -EIO;
 	for (i = 0; i < nr_ppas; i++) {
 		u32 bp;
 
-		nvm_mem_decode(m, ppas[i], &a);
+		nvm_mem_decode(m, ppas[i].ppa, &a);
 		bp = nvm_mem_bp(m, a.lun, a.blk, a.pl);
 		xa_lock_irqsave(&m->sects[a.lun], flags);
 		if (m->bbt[bp] != NVM_BLK_T_BAD)

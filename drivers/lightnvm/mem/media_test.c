@@ -86,6 +86,13 @@ static u64 t_ppa(struct nvm_mem_media *m, u32 ch, u32 lun, u32 blk, u32 pl,
 	return nvm_mem_encode(&m->ppaf, ch, lun, blk, pl, pg, sec);
 }
 
+static int t_set_bbt(struct nvm_mem_media *m, u64 ppa, int type)
+{
+	struct ppa_addr p = { .ppa = ppa };
+
+	return nvm_mem_media_set_bbt(m, &p, 1, type);
+}
+
 /* The bio: @n sectors, each split into @chunks bvecs. */
 static void t_bio(struct kunit *test, int n, int chunks)
 {
@@ -267,6 +274,19 @@ static void t_cfg_validate(struct kunit *test)
 		KUNIT_EXPECT_EQ_MSG(test, nvm_mem_cfg_validate(&cfg, "k"),
 				    tc->want, "%s=%u", tc->field, tc->val);
 	}
+	/* one option at a time, as configfs sets them */
+	cfg = nvm_mem_default_cfg;
+	KUNIT_EXPECT_EQ(test, nvm_mem_cfg_set(&cfg, "num_pln", 3, "k"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, cfg.num_pln, nvm_mem_default_cfg.num_pln);
+	KUNIT_EXPECT_EQ(test, nvm_mem_cfg_set(&cfg, "oob_size", 8, "k"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, cfg.oob_size, nvm_mem_default_cfg.oob_size);
+	KUNIT_EXPECT_EQ(test, nvm_mem_cfg_set(&cfg, "num_pln", 4, "k"), 0);
+	KUNIT_EXPECT_EQ(test, cfg.num_pln, 4);
+	KUNIT_EXPECT_EQ(test, nvm_mem_cfg_set(&cfg, "factory_bad", 5000, "k"), 0);
+	KUNIT_EXPECT_EQ(test, cfg.factory_bad, 5000);
+	/* ... and the whole is checked at power-on */
+	KUNIT_EXPECT_EQ(test, nvm_mem_cfg_validate(&cfg, "k"), -EINVAL);
+
 	/* per-block state is bounded */
 	cfg = nvm_mem_default_cfg;
 	cfg.num_ch = 128;
@@ -402,8 +422,7 @@ static void t_out_of_range(struct kunit *test)
 				NVM_RSP_ERR_FAILERASE);
 		KUNIT_EXPECT_EQ(test, nvm_mem_media_get_bbt(m, bad[i], blks),
 				-EINVAL);
-		KUNIT_EXPECT_EQ(test, nvm_mem_media_set_bbt(m, &bad[i], 1,
-							    NVM_BLK_T_GRWN_BAD),
+		KUNIT_EXPECT_EQ(test, t_set_bbt(m, bad[i], NVM_BLK_T_GRWN_BAD),
 				-EINVAL);
 	}
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&m->nr_sects), 0);
@@ -645,14 +664,14 @@ static void t_bad_blocks(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t_io1(test, NVM_OP_PREAD, ppa, 0),
 			NVM_RSP_ERR_EMPTYPAGE);
 	/* factory marks survive set_bbt */
-	KUNIT_EXPECT_EQ(test, nvm_mem_media_set_bbt(m, &ppa, 1, NVM_BLK_T_FREE), 0);
+	KUNIT_EXPECT_EQ(test, t_set_bbt(m, ppa, NVM_BLK_T_FREE), 0);
 	KUNIT_EXPECT_EQ(test, t_io1(test, NVM_OP_PWRITE, ppa, 1),
 			NVM_RSP_ERR_FAILWRITE);
 
 	/* grown bad: set, refused, cleared, accepted */
 	m = t_media(test, &t_small);
 	ppa = t_ppa(m, 0, 1, 2, 1, 0, 0);
-	KUNIT_EXPECT_EQ(test, nvm_mem_media_set_bbt(m, &ppa, 1, NVM_BLK_T_GRWN_BAD), 0);
+	KUNIT_EXPECT_EQ(test, t_set_bbt(m, ppa, NVM_BLK_T_GRWN_BAD), 0);
 	KUNIT_EXPECT_EQ(test, nvm_mem_media_get_bbt(m, t_ppa(m, 0, 1, 0, 0, 0, 0), a), 0);
 	KUNIT_EXPECT_EQ(test, a[2 * 2 + 1], NVM_BLK_T_GRWN_BAD);
 	KUNIT_EXPECT_EQ(test, a[2 * 2 + 0], NVM_BLK_T_FREE);
@@ -664,17 +683,17 @@ static void t_bad_blocks(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t_io1(test, NVM_OP_ERASE, t_ppa(m, 0, 1, 2, 0, 0, 0), 0),
 			NVM_RSP_ERR_FAILERASE);
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&m->nr_sects), 1);
-	KUNIT_EXPECT_EQ(test, nvm_mem_media_set_bbt(m, &ppa, 1, NVM_BLK_T_FREE), 0);
+	KUNIT_EXPECT_EQ(test, t_set_bbt(m, ppa, NVM_BLK_T_FREE), 0);
 	KUNIT_EXPECT_EQ(test, t_io1(test, NVM_OP_PWRITE, ppa, 1), NVM_RSP_SUCCESS);
 	KUNIT_EXPECT_EQ(test, t_io1(test, NVM_OP_ERASE, ppa, 0), NVM_RSP_SUCCESS);
 	/* host marks do not prevent programming */
-	KUNIT_EXPECT_EQ(test, nvm_mem_media_set_bbt(m, &ppa, 1, NVM_BLK_T_HOST), 0);
+	KUNIT_EXPECT_EQ(test, t_set_bbt(m, ppa, NVM_BLK_T_HOST), 0);
 	KUNIT_EXPECT_EQ(test, t_io1(test, NVM_OP_PWRITE, ppa, 1), NVM_RSP_SUCCESS);
 	/* invalid type, or one invalid address: nothing changes */
-	KUNIT_EXPECT_EQ(test, nvm_mem_media_set_bbt(m, &ppa, 1, 3), -EINVAL);
+	KUNIT_EXPECT_EQ(test, t_set_bbt(m, ppa, 3), -EINVAL);
 	c->ppas[0].ppa = t_ppa(m, 0, 0, 3, 0, 0, 0);
 	c->ppas[1].ppa = t_ppa(m, 1, 0, 0, 0, 0, 0);	/* no channel 1 */
-	KUNIT_EXPECT_EQ(test, nvm_mem_media_set_bbt(m, &c->ppas[0].ppa, 2,
+	KUNIT_EXPECT_EQ(test, nvm_mem_media_set_bbt(m, c->ppas, 2,
 						    NVM_BLK_T_GRWN_BAD), -EINVAL);
 	KUNIT_EXPECT_EQ(test, nvm_mem_media_get_bbt(m, t_ppa(m, 0, 0, 0, 0, 0, 0), a), 0);
 	KUNIT_EXPECT_EQ(test, a[3 * 2], NVM_BLK_T_FREE);
@@ -736,7 +755,7 @@ static void t_unplugged(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t_io1(test, NVM_OP_PREAD, p0, 0), NVM_RSP_ERR_FAILECC);
 	KUNIT_EXPECT_EQ(test, t_io1(test, NVM_OP_ERASE, p0, 0), NVM_RSP_ERR_FAILERASE);
 	KUNIT_EXPECT_EQ(test, nvm_mem_media_get_bbt(m, p0, blks), -EIO);
-	KUNIT_EXPECT_EQ(test, nvm_mem_media_set_bbt(m, &p0, 1, NVM_BLK_T_GRWN_BAD),
+	KUNIT_EXPECT_EQ(test, t_set_bbt(m, p0, NVM_BLK_T_GRWN_BAD),
 			-EIO);
 	/* plugged in again, the media is as it was */
 	atomic_set(&m->unplugged, 0);

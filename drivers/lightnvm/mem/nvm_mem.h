@@ -18,6 +18,7 @@
 #include <linux/fault-inject.h>
 #include <linux/lightnvm.h>
 #include <linux/list.h>
+#include <linux/mempool.h>
 #include <linux/mutex.h>
 #include <linux/spinlock.h>
 #include <linux/xarray.h>
@@ -34,6 +35,19 @@
 /* Bound on per-block state kept for all blocks up front (LUNs*blks*planes). */
 #define NVM_MEM_MAX_BLK_PLANES	BIT(22)
 #define NVM_MEM_MAX_PHYS_SECT	64
+
+/* Defaults of the module parameters (and of new configfs instances). */
+#define NVM_MEM_DEFAULT_CFG {		\
+	.num_ch		= 2,		\
+	.num_lun	= 4,		\
+	.num_pln	= 2,		\
+	.num_blk	= 64,		\
+	.num_pg		= 64,		\
+	.sec_per_pg	= 4,		\
+	.oob_size	= 16,		\
+	.factory_bad	= 0,		\
+	.bb_seed	= 1,		\
+}
 
 /* completion_mode values */
 enum {
@@ -147,6 +161,9 @@ typedef bool (nvm_mem_fault_fn)(void *priv, enum nvm_mem_fault op);
 /* media.c */
 extern const struct nvm_mem_cfg nvm_mem_default_cfg;
 int nvm_mem_cfg_validate(const struct nvm_mem_cfg *cfg, const char *name);
+u32 nvm_mem_cfg_get(const struct nvm_mem_cfg *cfg, const char *field);
+int nvm_mem_cfg_set(struct nvm_mem_cfg *cfg, const char *field, u32 val,
+		    const char *name);
 void nvm_mem_make_ppaf(const struct nvm_mem_cfg *cfg,
 		       struct nvm_addr_format *ppaf);
 void nvm_mem_make_identity(const struct nvm_mem_cfg *cfg, struct nvm_id *id);
@@ -166,8 +183,8 @@ int nvm_mem_media_read(struct nvm_mem_media *m, u64 ppa, struct bio *bio,
 		       struct bvec_iter *iter, u8 *oob, bool fail);
 int nvm_mem_media_erase(struct nvm_mem_media *m, u64 ppa, bool fail);
 int nvm_mem_media_get_bbt(struct nvm_mem_media *m, u64 ppa, u8 *blks);
-int nvm_mem_media_set_bbt(struct nvm_mem_media *m, u64 *ppas, int nr_ppas,
-			  int type);
+int nvm_mem_media_set_bbt(struct nvm_mem_media *m, const struct ppa_addr *ppas,
+			  int nr_ppas, int type);
 void nvm_mem_media_exec(struct nvm_mem_media *m, struct nvm_rq *rqd,
 			nvm_mem_fault_fn *fault, void *fault_priv, gfp_t gfp);
 void nvm_mem_bio_copy(struct bio *bio, struct bvec_iter *iter, void *buf,
@@ -178,14 +195,17 @@ void nvm_mem_bio_copy(struct bio *bio, struct bvec_iter *iter, void *buf,
  * @list: on the global list of instances, under nvm_mem_lock
  * @name: name it registers under with the core
  * @lock: protects @cfg, @completion_mode, @media (the pointer), @ndev,
- *	@wq and @power. Taken before the core's locks (it is held across
- *	nvm_register() and nvm_unregister()); never taken on the I/O path.
+ *	@wq, @cmd_pool and @power. Taken after nvm_mem_lock when both are
+ *	held, and before the core's locks (it is held across nvm_register()
+ *	and nvm_unregister()). Never taken on the I/O path, which relies on
+ *	these fields not changing while the device is registered.
  * @cfg: geometry and media options; fixed once @media exists
  * @completion_mode: %NVM_MEM_COMPL_INLINE or %NVM_MEM_COMPL_WQ
  * @media: NAND state; created at the first power-on, kept across power
  *	cycles, freed with the instance
  * @ndev: the core's device while powered on
- * @wq: completion workqueue while powered on
+ * @wq: ordered workqueue executing commands while powered on
+ * @cmd_pool: commands queued on @wq
  * @power: registered with the core
  * @configfs: created through configfs (else by module parameter)
  * @item: configfs item (configfs instances only)
@@ -193,6 +213,7 @@ void nvm_mem_bio_copy(struct bio *bio, struct bvec_iter *iter, void *buf,
  * @fail_read: fault injection for sector reads
  * @fail_write: fault injection for sector programs
  * @fail_erase: fault injection for block erases
+ * @test_result: outcome of the last debugfs test_io command (CONFIG_NVM_DEBUG)
  */
 struct nvm_mem_dev {
 	struct list_head	list;
@@ -203,6 +224,7 @@ struct nvm_mem_dev {
 	struct nvm_mem_media	*media;
 	struct nvm_dev		*ndev;
 	struct workqueue_struct	*wq;
+	mempool_t		*cmd_pool;
 	bool			power;
 	bool			configfs;
 	struct config_item	item;
@@ -212,17 +234,20 @@ struct nvm_mem_dev {
 	struct fault_attr	fail_write;
 	struct fault_attr	fail_erase;
 #endif
+#ifdef CONFIG_NVM_DEBUG
+	char			test_result[80];
+#endif
 };
 
 /* main.c */
 extern struct mutex nvm_mem_lock;
 extern struct dentry *nvm_mem_dbg_root;
-struct nvm_mem_dev *nvm_mem_dev_alloc(const char *name, bool configfs);
-void nvm_mem_dev_free(struct nvm_mem_dev *dev);
+extern u32 nvm_mem_completion_mode;
+struct nvm_mem_dev *nvm_mem_dev_create(const char *name, bool configfs);
+void nvm_mem_dev_destroy(struct nvm_mem_dev *dev);
 int nvm_mem_power_on(struct nvm_mem_dev *dev);
 void nvm_mem_power_off(struct nvm_mem_dev *dev);
-void nvm_mem_pull_plug(struct nvm_mem_dev *dev);
-bool nvm_mem_should_fail(void *priv, enum nvm_mem_fault op);
+int nvm_mem_pull_plug(struct nvm_mem_dev *dev);
 
 /* configfs.c */
 int nvm_mem_configfs_init(void);
@@ -231,6 +256,29 @@ void nvm_mem_configfs_exit(void);
 /* debugfs.c */
 void nvm_mem_debugfs_add(struct nvm_mem_dev *dev);
 void nvm_mem_debugfs_remove(struct nvm_mem_dev *dev);
+
+/* fault.c */
+#ifdef CONFIG_NVM_MEM_FAULT_INJECTION
+int nvm_mem_fault_parse_params(void);
 void nvm_mem_fault_init(struct nvm_mem_dev *dev);
+void nvm_mem_fault_debugfs(struct nvm_mem_dev *dev);
+bool nvm_mem_should_fail(void *priv, enum nvm_mem_fault op);
+#define NVM_MEM_FAULT_FN	nvm_mem_should_fail
+#else
+static inline int nvm_mem_fault_parse_params(void)
+{
+	return 0;
+}
+
+static inline void nvm_mem_fault_init(struct nvm_mem_dev *dev)
+{
+}
+
+static inline void nvm_mem_fault_debugfs(struct nvm_mem_dev *dev)
+{
+}
+
+#define NVM_MEM_FAULT_FN	NULL
+#endif
 
 #endif /* _NVM_MEM_H */

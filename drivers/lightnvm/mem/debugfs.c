@@ -1,0 +1,301 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nvm_mem: debugfs files of an instance, /sys/kernel/debug/nvm_mem/<name>/:
+ * "stats" (counters as "key value" lines), "erase_counts" (one line per
+ * LUN, one count per block), "memory" (sectors held in memory), the
+ * fault injection directories when configured (fault.c), and with
+ * CONFIG_NVM_DEBUG the test-only "test_io" hook.
+ */
+
+#include <linux/debugfs.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include "nvm_mem.h"
+
+static const struct {
+	const char	*key;
+	size_t		off;
+} nvm_mem_stat_keys[] = {
+	{ "host_read_sectors", offsetof(struct nvm_mem_stats, host_read_sectors) },
+	{ "host_write_sectors", offsetof(struct nvm_mem_stats, host_write_sectors) },
+	{ "media_read_sectors", offsetof(struct nvm_mem_stats, media_read_sectors) },
+	{ "media_write_sectors", offsetof(struct nvm_mem_stats, media_write_sectors) },
+	{ "erases", offsetof(struct nvm_mem_stats, erases) },
+	{ "read_errors", offsetof(struct nvm_mem_stats, read_errors) },
+	{ "write_errors", offsetof(struct nvm_mem_stats, write_errors) },
+	{ "erase_errors", offsetof(struct nvm_mem_stats, erase_errors) },
+	{ "empty_reads", offsetof(struct nvm_mem_stats, empty_reads) },
+};
+
+/* Counters live in the media: all zero before the first power-on. */
+static int nvm_mem_stats_show(struct seq_file *s, void *unused)
+{
+	struct nvm_mem_dev *dev = s->private;
+	int i;
+
+	mutex_lock(&dev->lock);
+	for (i = 0; i < ARRAY_SIZE(nvm_mem_stat_keys); i++) {
+		s64 v = 0;
+
+		if (dev->media)
+			v = atomic64_read((atomic64_t *)((u8 *)&dev->media->stats +
+							 nvm_mem_stat_keys[i].off));
+		seq_printf(s, "%s %lld\n", nvm_mem_stat_keys[i].key, v);
+	}
+	mutex_unlock(&dev->lock);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(nvm_mem_stats);
+
+static int nvm_mem_erase_counts_show(struct seq_file *s, void *unused)
+{
+	struct nvm_mem_dev *dev = s->private;
+	struct nvm_mem_media *m;
+	u32 l, b;
+
+	mutex_lock(&dev->lock);
+	m = dev->media;
+	for (l = 0; m && l < m->nr_luns; l++) {
+		for (b = 0; b < m->cfg.num_blk; b++)
+			seq_printf(s, b ? " %u" : "%u",
+				   READ_ONCE(m->erase_count[l * m->cfg.num_blk + b]));
+		seq_putc(s, '\n');
+	}
+	mutex_unlock(&dev->lock);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(nvm_mem_erase_counts);
+
+static int nvm_mem_memory_show(struct seq_file *s, void *unused)
+{
+	struct nvm_mem_dev *dev = s->private;
+	long n = 0;
+
+	mutex_lock(&dev->lock);
+	if (dev->media)
+		n = atomic_long_read(&dev->media->nr_sects);
+	mutex_unlock(&dev->lock);
+	seq_printf(s, "stored_sectors %ld\n", n);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(nvm_mem_memory);
+
+#ifdef CONFIG_NVM_DEBUG
+/*
+ * test_io, for tests only: synchronous commands straight on the media of a
+ * powered-on instance (bypassing the core, with fault injection), so that
+ * tests can check what survives power cycles without a target. Write one
+ * command:
+ *
+ *   erase CH LUN BLK
+ *   write CH LUN BLK OFF NR SEED    program sectors OFF..OFF+NR-1 of the
+ *                                   block, in target order (page, plane,
+ *                                   sector), with a pattern from SEED
+ *   read CH LUN BLK OFF NR SEED     read them back and compare
+ *
+ * and read the outcome: "error 0x<status> ppa_status 0x<bits> mismatch <n>"
+ * (n: sectors read successfully whose data or OOB differ from the pattern).
+ */
+static u64 nvm_mem_test_word(u32 seed, u64 ppa)
+{
+	return (seed + 1) * 0x9e3779b97f4a7c15ULL ^ ppa;
+}
+
+static void nvm_mem_test_fill(struct page *page, u8 *oob, u32 oob_size,
+			      u32 seed, u64 ppa)
+{
+	u64 *p = page_address(page), w = nvm_mem_test_word(seed, ppa);
+	int i;
+
+	for (i = 0; i < NVM_MEM_SEC_SIZE / sizeof(u64); i++)
+		p[i] = w + i;
+	memset(oob, 0x5a, oob_size);
+	memcpy(oob, &w, sizeof(w));
+}
+
+static bool nvm_mem_test_same(struct page *page, const u8 *oob, u32 oob_size,
+			      u32 seed, u64 ppa, u8 *scratch)
+{
+	u64 *p = page_address(page), w = nvm_mem_test_word(seed, ppa);
+	int i;
+
+	for (i = 0; i < NVM_MEM_SEC_SIZE / sizeof(u64); i++)
+		if (p[i] != w + i)
+			return false;
+	memset(scratch, 0x5a, oob_size);
+	memcpy(scratch, &w, sizeof(w));
+	return !memcmp(oob, scratch, oob_size);
+}
+
+static int nvm_mem_test_io_run(struct nvm_mem_dev *dev, u8 opcode, u32 ch,
+			       u32 lun, u32 blk, u32 off, u32 nr, u32 seed)
+{
+	struct nvm_mem_media *m = dev->media;
+	const struct nvm_mem_cfg *c = &m->cfg;
+	u32 sec_per_pl = c->sec_per_pg * c->num_pln;
+	struct ppa_addr *ppas;
+	struct page **pages;
+	struct nvm_rq rqd = {};
+	struct bio *bio;
+	int i, mismatch = 0, ret = -ENOMEM;
+	u8 *meta, scratch[NVM_MEM_MAX_OOB];
+
+	lockdep_assert_held(&dev->lock);
+	if (ch >= c->num_ch || lun >= c->num_lun || blk >= c->num_blk ||
+	    !nr || nr > NVM_MEM_MAX_PHYS_SECT ||
+	    off + nr > m->sec_per_plblk * c->num_pln)
+		return -EINVAL;
+
+	ppas = kcalloc(nr, sizeof(*ppas), GFP_KERNEL);
+	if (!ppas)
+		return -ENOMEM;
+	pages = kcalloc(nr, sizeof(*pages), GFP_KERNEL);
+	if (!pages)
+		goto err_free_ppas;
+	meta = kcalloc(nr, c->oob_size, GFP_KERNEL);
+	if (!meta)
+		goto err_free_pages;
+	bio = bio_kmalloc(nr, GFP_KERNEL);
+	if (!bio)
+		goto err_free_meta;
+	bio_init(bio, NULL, bio->bi_inline_vecs, nr, 0);
+	for (i = 0; i < nr; i++) {
+		u32 o = off + i;
+
+		pages[i] = alloc_page(GFP_KERNEL | __GFP_ZERO);
+		if (!pages[i])
+			goto err_free_bio;
+		bio_add_page(bio, pages[i], NVM_MEM_SEC_SIZE, 0);
+		ppas[i].ppa = nvm_mem_encode(&m->ppaf, ch, lun, blk,
+					     (o / c->sec_per_pg) % c->num_pln,
+					     o / sec_per_pl, o % c->sec_per_pg);
+		if (opcode == NVM_OP_PWRITE)
+			nvm_mem_test_fill(pages[i], meta + i * c->oob_size,
+					  c->oob_size, seed, ppas[i].ppa);
+	}
+	rqd.opcode = opcode;
+	rqd.nr_ppas = opcode == NVM_OP_ERASE ? 1 : nr;
+	if (rqd.nr_ppas > 1)
+		rqd.ppa_list = ppas;
+	else
+		rqd.ppa_addr = ppas[0];
+	if (opcode != NVM_OP_ERASE) {
+		rqd.bio = bio;
+		rqd.meta_list = meta;
+	}
+	nvm_mem_media_exec(m, &rqd, NVM_MEM_FAULT_FN, dev, GFP_KERNEL);
+
+	for (i = 0; opcode == NVM_OP_PREAD && i < nr; i++)
+		if (!(rqd.ppa_status & BIT_ULL(i)) &&
+		    !nvm_mem_test_same(pages[i], meta + i * c->oob_size,
+				       c->oob_size, seed, ppas[i].ppa, scratch))
+			mismatch++;
+	snprintf(dev->test_result, sizeof(dev->test_result),
+		 "error 0x%x ppa_status 0x%llx mismatch %d\n", rqd.error,
+		 rqd.ppa_status, mismatch);
+	ret = 0;
+
+err_free_bio:
+	for (i = 0; i < nr && pages[i]; i++)
+		__free_page(pages[i]);
+	bio_uninit(bio);
+	kfree(bio);
+err_free_meta:
+	kfree(meta);
+err_free_pages:
+	kfree(pages);
+err_free_ppas:
+	kfree(ppas);
+	return ret;
+}
+
+static ssize_t nvm_mem_test_io_write(struct file *file, const char __user *ubuf,
+				     size_t count, loff_t *ppos)
+{
+	struct nvm_mem_dev *dev = file->private_data;
+	u32 ch, lun, blk, off = 0, nr = 1, seed = 0;
+	char buf[96], op[8];
+	u8 opcode;
+	int n, ret;
+
+	if (count >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	buf[count] = 0;
+	n = sscanf(buf, "%7s %u %u %u %u %u %u", op, &ch, &lun, &blk, &off,
+		   &nr, &seed);
+	if (n == 4 && !strcmp(op, "erase"))
+		opcode = NVM_OP_ERASE;
+	else if (n == 7 && !strcmp(op, "write"))
+		opcode = NVM_OP_PWRITE;
+	else if (n == 7 && !strcmp(op, "read"))
+		opcode = NVM_OP_PREAD;
+	else
+		return -EINVAL;
+
+	mutex_lock(&dev->lock);
+	if (dev->power)
+		ret = nvm_mem_test_io_run(dev, opcode, ch, lun, blk, off, nr,
+					  seed);
+	else
+		ret = -ENODEV;
+	mutex_unlock(&dev->lock);
+	return ret ? ret : count;
+}
+
+static ssize_t nvm_mem_test_io_read(struct file *file, char __user *ubuf,
+				    size_t count, loff_t *ppos)
+{
+	struct nvm_mem_dev *dev = file->private_data;
+	char buf[sizeof(dev->test_result)];
+
+	mutex_lock(&dev->lock);
+	strscpy(buf, dev->test_result, sizeof(buf));
+	mutex_unlock(&dev->lock);
+	return simple_read_from_buffer(ubuf, count, ppos, buf, strlen(buf));
+}
+
+static const struct file_operations nvm_mem_test_io_fops = {
+	.owner	= THIS_MODULE,
+	.open	= simple_open,
+	.read	= nvm_mem_test_io_read,
+	.write	= nvm_mem_test_io_write,
+	.llseek	= default_llseek,
+};
+#endif /* CONFIG_NVM_DEBUG */
+
+/**
+ * nvm_mem_debugfs_add() - create /sys/kernel/debug/nvm_mem/<name>/
+ * @dev: the instance
+ *
+ * Failures are not fatal (debugfs is optional); the files are then missing.
+ */
+void nvm_mem_debugfs_add(struct nvm_mem_dev *dev)
+{
+	dev->dbg = debugfs_create_dir(dev->name, nvm_mem_dbg_root);
+	debugfs_create_file("stats", 0444, dev->dbg, dev, &nvm_mem_stats_fops);
+	debugfs_create_file("erase_counts", 0444, dev->dbg, dev,
+			    &nvm_mem_erase_counts_fops);
+	debugfs_create_file("memory", 0444, dev->dbg, dev,
+			    &nvm_mem_memory_fops);
+	nvm_mem_fault_debugfs(dev);
+#ifdef CONFIG_NVM_DEBUG
+	debugfs_create_file("test_io", 0600, dev->dbg, dev,
+			    &nvm_mem_test_io_fops);
+#endif
+}
+
+/**
+ * nvm_mem_debugfs_remove() - remove the instance's debugfs directory
+ * @dev: the instance
+ *
+ * Waits for readers of its files to finish.
+ */
+void nvm_mem_debugfs_remove(struct nvm_mem_dev *dev)
+{
+	debugfs_remove_recursive(dev->dbg);
+	dev->dbg = NULL;
+}

@@ -1,0 +1,507 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nvm_mem: module entry points and parameters, the life cycle of an
+ * instance (create, power on = register with the LightNVM core, power off,
+ * pull the plug, destroy), and the device operations the core calls:
+ * identity, bad block table, and physical reads, writes and erases, which
+ * run on the NAND model of media.c inline or from an ordered workqueue and
+ * complete through nvm_end_io().
+ */
+
+#include <linux/debugfs.h>
+#include <linux/module.h>
+#include <linux/preempt.h>
+#include <linux/sched/mm.h>
+#include <linux/slab.h>
+#include <linux/workqueue.h>
+
+#include "nvm_mem.h"
+
+#define NVM_MEM_MAX_DEVICES	64
+#define NVM_MEM_CMD_RESERVE	64	/* queued commands guaranteed memory */
+
+static unsigned int nr_devices = 1;
+module_param(nr_devices, uint, 0444);
+MODULE_PARM_DESC(nr_devices, "Devices nvm_mem0..N-1 to create at load (0..64). Default: 1");
+
+static struct nvm_mem_cfg nvm_mem_params = NVM_MEM_DEFAULT_CFG;
+module_param_named(num_ch, nvm_mem_params.num_ch, uint, 0444);
+MODULE_PARM_DESC(num_ch, "Channels (1..128). Default: 2");
+module_param_named(num_lun, nvm_mem_params.num_lun, uint, 0444);
+MODULE_PARM_DESC(num_lun, "LUNs per channel (1..255). Default: 4");
+module_param_named(num_pln, nvm_mem_params.num_pln, uint, 0444);
+MODULE_PARM_DESC(num_pln, "Planes per LUN (1, 2 or 4). Default: 2");
+module_param_named(num_blk, nvm_mem_params.num_blk, uint, 0444);
+MODULE_PARM_DESC(num_blk, "Blocks per LUN (1..65535). Default: 64");
+module_param_named(num_pg, nvm_mem_params.num_pg, uint, 0444);
+MODULE_PARM_DESC(num_pg, "Pages per block (1..65535). Default: 64");
+module_param_named(sec_per_pg, nvm_mem_params.sec_per_pg, uint, 0444);
+MODULE_PARM_DESC(sec_per_pg, "4 KiB sectors per page and plane (1..15). Default: 4");
+module_param_named(oob_size, nvm_mem_params.oob_size, uint, 0444);
+MODULE_PARM_DESC(oob_size, "Out-of-band bytes per sector (16..64). Default: 16");
+module_param_named(factory_bad, nvm_mem_params.factory_bad, uint, 0444);
+MODULE_PARM_DESC(factory_bad, "Factory bad (block, plane) entries per device. Default: 0");
+module_param_named(bb_seed, nvm_mem_params.bb_seed, uint, 0444);
+MODULE_PARM_DESC(bb_seed, "Seed choosing the factory bad blocks. Default: 1");
+
+u32 nvm_mem_completion_mode = NVM_MEM_COMPL_WQ;
+module_param_named(completion_mode, nvm_mem_completion_mode, uint, 0444);
+MODULE_PARM_DESC(completion_mode, "0: execute and complete in the submitter's context, 1: from a workqueue, in submission order. Default: 1");
+
+/* Protects nvm_mem_devs (the list and the names on it). */
+DEFINE_MUTEX(nvm_mem_lock);
+static LIST_HEAD(nvm_mem_devs);
+struct dentry *nvm_mem_dbg_root;
+
+struct nvm_mem_cmd {
+	struct work_struct	work;
+	struct nvm_mem_dev	*dev;
+	struct nvm_rq		*rqd;
+};
+
+static int nvm_mem_identity(struct nvm_dev *ndev, struct nvm_id *id)
+{
+	struct nvm_mem_dev *dev = ndev->private_data;
+
+	nvm_mem_make_identity(&dev->media->cfg, id);
+	return 0;
+}
+
+static int nvm_mem_get_bb_tbl(struct nvm_dev *ndev, struct ppa_addr ppa,
+			      u8 *blks)
+{
+	struct nvm_mem_dev *dev = ndev->private_data;
+	int ret;
+
+	ret = nvm_mem_media_get_bbt(dev->media, ppa.ppa, blks);
+	if (ret == -EINVAL)
+		pr_err("%s: get_bb_tbl: address 0x%llx outside the device\n",
+		       dev->name, ppa.ppa);
+	return ret;
+}
+
+static int nvm_mem_set_bb_tbl(struct nvm_dev *ndev, struct ppa_addr *ppas,
+			      int nr_ppas, int type)
+{
+	struct nvm_mem_dev *dev = ndev->private_data;
+	int ret;
+
+	if (nr_ppas < 0 || (nr_ppas && !ppas)) {
+		pr_err("%s: set_bb_tbl: bad nr_ppas %d\n", dev->name, nr_ppas);
+		return -EINVAL;
+	}
+	ret = nvm_mem_media_set_bbt(dev->media, ppas, nr_ppas, type);
+	if (ret == -EINVAL)
+		pr_err("%s: set_bb_tbl: bad type %d or address outside the device\n",
+		       dev->name, type);
+	return ret;
+}
+
+/* Requests come from the core, not from users: still, refuse garbage. */
+static int nvm_mem_rq_check(struct nvm_mem_dev *dev, struct nvm_rq *rqd,
+			    bool erase)
+{
+	const char *bad = NULL;
+
+	if (erase ? rqd->opcode != NVM_OP_ERASE :
+	    rqd->opcode != NVM_OP_PREAD && rqd->opcode != NVM_OP_PWRITE)
+		bad = "opcode";
+	else if (!rqd->nr_ppas || rqd->nr_ppas > NVM_MEM_MAX_PHYS_SECT)
+		bad = "nr_ppas";
+	else if (rqd->nr_ppas > 1 && !rqd->ppa_list)
+		bad = "ppa_list";
+	else if (!erase && !rqd->bio)
+		bad = "bio";
+	else if (!erase &&
+		 rqd->bio->bi_iter.bi_size < rqd->nr_ppas * NVM_MEM_SEC_SIZE)
+		bad = "bio size";
+	if (!bad)
+		return 0;
+	pr_err_ratelimited("%s: request with bad %s (opcode 0x%x, nr_ppas %u)\n",
+			   dev->name, bad, rqd->opcode, rqd->nr_ppas);
+	return -EINVAL;
+}
+
+static void nvm_mem_work(struct work_struct *work)
+{
+	struct nvm_mem_cmd *cmd = container_of(work, struct nvm_mem_cmd, work);
+	struct nvm_mem_dev *dev = cmd->dev;
+	struct nvm_rq *rqd = cmd->rqd;
+	unsigned int noio;
+
+	noio = memalloc_noio_save();
+	nvm_mem_media_exec(dev->media, rqd, NVM_MEM_FAULT_FN, dev, GFP_KERNEL);
+	memalloc_noio_restore(noio);
+	mempool_free(cmd, dev->cmd_pool);
+	nvm_end_io(rqd);
+}
+
+static int nvm_mem_queue(struct nvm_dev *ndev, struct nvm_rq *rqd, bool erase)
+{
+	struct nvm_mem_dev *dev = ndev->private_data;
+	/* the submitter's context is unknown: only sleep where allowed */
+	gfp_t gfp = preemptible() ? GFP_NOIO : GFP_ATOMIC;
+	struct nvm_mem_cmd *cmd;
+	int ret;
+
+	ret = nvm_mem_rq_check(dev, rqd, erase);
+	if (ret)
+		return ret;
+
+	if (dev->completion_mode == NVM_MEM_COMPL_INLINE) {
+		nvm_mem_media_exec(dev->media, rqd, NVM_MEM_FAULT_FN, dev, gfp);
+		nvm_end_io(rqd);
+		return 0;
+	}
+
+	cmd = mempool_alloc(dev->cmd_pool, gfp);
+	if (!cmd)
+		return -ENOMEM;
+	INIT_WORK(&cmd->work, nvm_mem_work);
+	cmd->dev = dev;
+	cmd->rqd = rqd;
+	queue_work(dev->wq, &cmd->work);
+	return 0;
+}
+
+static int nvm_mem_submit_io(struct nvm_dev *ndev, struct nvm_rq *rqd)
+{
+	return nvm_mem_queue(ndev, rqd, false);
+}
+
+static int nvm_mem_erase_block(struct nvm_dev *ndev, struct nvm_rq *rqd)
+{
+	return nvm_mem_queue(ndev, rqd, true);
+}
+
+/* No DMA in host memory: a "pool" only remembers its buffer size. */
+struct nvm_mem_pool {
+	size_t	size;
+};
+
+static void *nvm_mem_create_dma_pool(struct nvm_dev *ndev, const char *name,
+				     size_t size)
+{
+	struct nvm_mem_pool *pool = kmalloc(sizeof(*pool), GFP_KERNEL);
+
+	if (pool)
+		pool->size = size;
+	return pool;
+}
+
+static void nvm_mem_destroy_dma_pool(void *pool)
+{
+	kfree(pool);
+}
+
+static void *nvm_mem_dev_dma_alloc(struct nvm_dev *ndev, void *pool, gfp_t gfp,
+				   dma_addr_t *dma)
+{
+	struct nvm_mem_pool *p = pool;
+	void *buf = kmalloc(p->size, gfp);
+
+	if (buf)
+		*dma = (dma_addr_t)virt_to_phys(buf);
+	return buf;
+}
+
+static void nvm_mem_dev_dma_free(void *pool, void *vaddr, dma_addr_t dma)
+{
+	kfree(vaddr);
+}
+
+static const struct nvm_dev_ops nvm_mem_dev_ops = {
+	.identity		= nvm_mem_identity,
+	.get_bb_tbl		= nvm_mem_get_bb_tbl,
+	.set_bb_tbl		= nvm_mem_set_bb_tbl,
+	.submit_io		= nvm_mem_submit_io,
+	.erase_block		= nvm_mem_erase_block,
+	.create_dma_pool	= nvm_mem_create_dma_pool,
+	.destroy_dma_pool	= nvm_mem_destroy_dma_pool,
+	.dev_dma_alloc		= nvm_mem_dev_dma_alloc,
+	.dev_dma_free		= nvm_mem_dev_dma_free,
+	.max_phys_sect		= NVM_MEM_MAX_PHYS_SECT,
+};
+
+/**
+ * nvm_mem_power_on() - register an instance with the LightNVM core
+ * @dev: the instance
+ *
+ * Creates the media at the first power-on (after validating the options),
+ * plugs the device back in if it was unplugged, and registers it under its
+ * name. On failure everything done here is undone; media created by this
+ * call is freed, so the options can be corrected.
+ *
+ * Context: process; takes the core's locks.
+ * Return: 0 (also if already on), or a negative errno.
+ */
+int nvm_mem_power_on(struct nvm_mem_dev *dev)
+{
+	bool created = false;
+	struct nvm_dev *ndev;
+	int ret;
+
+	lockdep_assert_held(&dev->lock);
+	if (dev->power)
+		return 0;
+	if (!dev->media) {
+		ret = nvm_mem_cfg_validate(&dev->cfg, dev->name);
+		if (ret)
+			return ret;
+		dev->media = nvm_mem_media_create(&dev->cfg);
+		if (!dev->media)
+			return -ENOMEM;
+		created = true;
+	}
+	atomic_set(&dev->media->unplugged, 0);
+
+	ret = -ENOMEM;
+	dev->cmd_pool = mempool_create_kmalloc_pool(NVM_MEM_CMD_RESERVE,
+						    sizeof(struct nvm_mem_cmd));
+	if (!dev->cmd_pool)
+		goto err_free_media;
+	dev->wq = alloc_ordered_workqueue("nvm_mem_%s", WQ_MEM_RECLAIM,
+					  dev->name);
+	if (!dev->wq)
+		goto err_destroy_pool;
+	ndev = nvm_alloc_dev(NUMA_NO_NODE);
+	if (IS_ERR_OR_NULL(ndev)) {
+		ret = ndev ? PTR_ERR(ndev) : -ENOMEM;
+		goto err_destroy_wq;
+	}
+	ndev->ops = &nvm_mem_dev_ops;
+	strscpy(ndev->name, dev->name, sizeof(ndev->name));
+	ndev->private_data = dev;
+	ret = nvm_register(ndev);
+	if (ret) {
+		pr_err("%s: registration with the LightNVM core failed: %d\n",
+		       dev->name, ret);
+		goto err_free_ndev;
+	}
+	dev->ndev = ndev;
+	dev->power = true;
+	pr_info("%s: %u ch x %u LUNs, %u planes, %u blocks, %u pages, %u sectors per page, %u OOB bytes\n",
+		dev->name, dev->cfg.num_ch, dev->cfg.num_lun, dev->cfg.num_pln,
+		dev->cfg.num_blk, dev->cfg.num_pg, dev->cfg.sec_per_pg,
+		dev->cfg.oob_size);
+	return 0;
+
+err_free_ndev:
+	nvm_free_dev(ndev);
+err_destroy_wq:
+	destroy_workqueue(dev->wq);
+	dev->wq = NULL;
+err_destroy_pool:
+	mempool_destroy(dev->cmd_pool);
+	dev->cmd_pool = NULL;
+err_free_media:
+	if (created) {
+		nvm_mem_media_free(dev->media);
+		dev->media = NULL;
+	}
+	return ret;
+}
+
+/**
+ * nvm_mem_power_off() - unregister an instance from the core, keep its media
+ * @dev: the instance
+ *
+ * The core stops using the device (its targets are removed); commands still
+ * queued run to completion, then the data, OOB bytes, write pointers, bad
+ * block table and counters stay as they are for the next power-on.
+ *
+ * Context: process; takes the core's locks.
+ */
+void nvm_mem_power_off(struct nvm_mem_dev *dev)
+{
+	lockdep_assert_held(&dev->lock);
+	if (!dev->power)
+		return;
+	nvm_unregister(dev->ndev);
+	destroy_workqueue(dev->wq);	/* drains it */
+	dev->wq = NULL;
+	nvm_free_dev(dev->ndev);
+	dev->ndev = NULL;
+	mempool_destroy(dev->cmd_pool);
+	dev->cmd_pool = NULL;
+	dev->power = false;
+	pr_info("%s: powered off\n", dev->name);
+}
+
+/**
+ * nvm_mem_pull_plug() - make the device fail everything, as if unplugged
+ * @dev: the instance, powered on
+ *
+ * From now on every command, including those already queued and the rest
+ * of the one executing, fails without touching the media, and the bad
+ * block table can be neither read nor written: what was programmed before
+ * stays, what was in flight is lost (possibly a part of one command). The
+ * device stays registered until powered off; the next power-on plugs it in.
+ *
+ * Context: process.
+ * Return: 0, or -ENODEV if @dev is powered off.
+ */
+int nvm_mem_pull_plug(struct nvm_mem_dev *dev)
+{
+	lockdep_assert_held(&dev->lock);
+	if (!dev->power) {
+		pr_err("%s: cannot pull the plug: not powered on\n", dev->name);
+		return -ENODEV;
+	}
+	atomic_set(&dev->media->unplugged, 1);
+	pr_info("%s: plug pulled\n", dev->name);
+	return 0;
+}
+
+/**
+ * nvm_mem_dev_create() - create a powered-off instance
+ * @name: its name, unique among instances, shorter than %DISK_NAME_LEN
+ * @configfs: created through configfs
+ *
+ * The options start from the module parameters.
+ *
+ * Context: process; takes nvm_mem_lock.
+ * Return: the instance, or ERR_PTR(-EINVAL / -EEXIST / -ENOMEM).
+ */
+struct nvm_mem_dev *nvm_mem_dev_create(const char *name, bool configfs)
+{
+	struct nvm_mem_dev *dev, *d;
+
+	if (!*name || strlen(name) >= DISK_NAME_LEN) {
+		pr_err("name \"%s\": must be 1 to %d characters\n", name,
+		       DISK_NAME_LEN - 1);
+		return ERR_PTR(-EINVAL);
+	}
+	dev = kzalloc(sizeof(*dev), GFP_KERNEL);
+	if (!dev)
+		return ERR_PTR(-ENOMEM);
+	mutex_init(&dev->lock);
+	strscpy(dev->name, name, sizeof(dev->name));
+	dev->cfg = nvm_mem_params;
+	dev->completion_mode = nvm_mem_completion_mode;
+	dev->configfs = configfs;
+	nvm_mem_fault_init(dev);
+
+	mutex_lock(&nvm_mem_lock);
+	list_for_each_entry(d, &nvm_mem_devs, list) {
+		if (!strcmp(d->name, name)) {
+			mutex_unlock(&nvm_mem_lock);
+			pr_err("name \"%s\": already used by another instance\n",
+			       name);
+			mutex_destroy(&dev->lock);
+			kfree(dev);
+			return ERR_PTR(-EEXIST);
+		}
+	}
+	list_add_tail(&dev->list, &nvm_mem_devs);
+	nvm_mem_debugfs_add(dev);
+	mutex_unlock(&nvm_mem_lock);
+	return dev;
+}
+
+/**
+ * nvm_mem_dev_destroy() - power off and free an instance and its media
+ * @dev: the instance
+ *
+ * Context: process; takes nvm_mem_lock and the core's locks.
+ */
+void nvm_mem_dev_destroy(struct nvm_mem_dev *dev)
+{
+	mutex_lock(&dev->lock);
+	nvm_mem_power_off(dev);
+	mutex_unlock(&dev->lock);
+
+	mutex_lock(&nvm_mem_lock);
+	list_del(&dev->list);
+	mutex_unlock(&nvm_mem_lock);
+	nvm_mem_debugfs_remove(dev);
+	nvm_mem_media_free(dev->media);
+	mutex_destroy(&dev->lock);
+	kfree(dev);
+}
+
+/* Destroy the instances created by module parameter. */
+static void nvm_mem_destroy_param_devs(void)
+{
+	struct nvm_mem_dev *dev;
+
+	for (;;) {
+		mutex_lock(&nvm_mem_lock);
+		dev = list_first_entry_or_null(&nvm_mem_devs,
+					       struct nvm_mem_dev, list);
+		mutex_unlock(&nvm_mem_lock);
+		if (!dev)
+			return;
+		/* configfs instances pin the module: none is left here */
+		WARN_ON_ONCE(dev->configfs);
+		nvm_mem_dev_destroy(dev);
+	}
+}
+
+static int nvm_mem_check_params(void)
+{
+	if (nr_devices > NVM_MEM_MAX_DEVICES) {
+		pr_err("parameters: nr_devices=%u out of range (0..%d)\n",
+		       nr_devices, NVM_MEM_MAX_DEVICES);
+		return -EINVAL;
+	}
+	if (nvm_mem_completion_mode > NVM_MEM_COMPL_WQ) {
+		pr_err("parameters: completion_mode=%u out of range (0..1)\n",
+		       nvm_mem_completion_mode);
+		return -EINVAL;
+	}
+	if (nvm_mem_cfg_validate(&nvm_mem_params, "parameters"))
+		return -EINVAL;
+	return nvm_mem_fault_parse_params();
+}
+
+static int __init nvm_mem_init(void)
+{
+	struct nvm_mem_dev *dev;
+	char name[DISK_NAME_LEN];
+	unsigned int i;
+	int ret;
+
+	ret = nvm_mem_check_params();
+	if (ret)
+		return ret;
+	nvm_mem_dbg_root = debugfs_create_dir("nvm_mem", NULL);
+
+	for (i = 0; i < nr_devices; i++) {
+		snprintf(name, sizeof(name), "nvm_mem%u", i);
+		dev = nvm_mem_dev_create(name, false);
+		if (IS_ERR(dev)) {
+			ret = PTR_ERR(dev);
+			goto err_destroy_devs;
+		}
+		mutex_lock(&dev->lock);
+		ret = nvm_mem_power_on(dev);
+		mutex_unlock(&dev->lock);
+		if (ret)
+			goto err_destroy_devs;
+	}
+
+	ret = nvm_mem_configfs_init();
+	if (ret)
+		goto err_destroy_devs;
+	return 0;
+
+err_destroy_devs:
+	nvm_mem_destroy_param_devs();
+	debugfs_remove_recursive(nvm_mem_dbg_root);
+	return ret;
+}
+
+static void __exit nvm_mem_exit(void)
+{
+	nvm_mem_configfs_exit();
+	nvm_mem_destroy_param_devs();
+	debugfs_remove_recursive(nvm_mem_dbg_root);
+}
+
+module_init(nvm_mem_init);
+module_exit(nvm_mem_exit);
+
+MODULE_AUTHOR("LightNVM port for Linux 6.1");
+MODULE_DESCRIPTION("Memory-backed emulated Open-Channel SSD");
+MODULE_LICENSE("GPL");
