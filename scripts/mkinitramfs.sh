@@ -57,7 +57,7 @@ base() {
 	for t in modprobe insmod rmmod lsmod depmod modinfo; do
 		ln -sf ../bin/kmod "$stage/sbin/$t"
 	done
-	for t in mkfs.ext4 mkfs.ext2 mke2fs; do
+	for t in mkfs.ext4 mkfs.ext2; do
 		ln -sf mke2fs "$stage/sbin/$t"
 	done
 	ln -sf e2fsck "$stage/sbin/fsck.ext4"
