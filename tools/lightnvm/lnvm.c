@@ -1,0 +1,701 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lnvm - manage Open-Channel SSDs (LightNVM) through /dev/lightnvm/control.
+ *
+ * Speaks the historical LightNVM control ABI (include/uapi/linux/lightnvm.h),
+ * with the subcommands of the original lnvm tool and of nvme-cli 1.x's
+ * "nvme lnvm" plugin, plus "geometry", which reads the device's attributes
+ * from /sys/class/lightnvm/<dev>/.
+ */
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+#include <linux/lightnvm.h>
+
+#define SYSFS_CLASS "/sys/class/lightnvm"
+
+static const char *prog = "lnvm";
+
+static int open_ctl(void)
+{
+	int fd = open(NVM_CTRL_FILE, O_RDWR);
+
+	if (fd < 0) {
+		if (errno == ENOENT)
+			fprintf(stderr, "%s: %s does not exist: load the core with 'modprobe lightnvm'\n",
+				prog, NVM_CTRL_FILE);
+		else if (errno == EACCES || errno == EPERM)
+			fprintf(stderr, "%s: cannot open %s: %s (run as root)\n",
+				prog, NVM_CTRL_FILE, strerror(errno));
+		else
+			fprintf(stderr, "%s: cannot open %s: %s\n",
+				prog, NVM_CTRL_FILE, strerror(errno));
+	}
+	return fd;
+}
+
+/* Copy @src into the fixed-size, NUL-terminated field @dst of @len bytes. */
+static int set_name(char *dst, size_t len, const char *src, const char *what)
+{
+	if (!src || !*src) {
+		fprintf(stderr, "%s: missing %s\n", prog, what);
+		return -1;
+	}
+	if (strlen(src) >= len) {
+		fprintf(stderr, "%s: %s '%s' is too long (at most %zu characters)\n",
+			prog, what, src, len - 1);
+		return -1;
+	}
+	memset(dst, 0, len);
+	memcpy(dst, src, strlen(src));
+	return 0;
+}
+
+static int parse_uint(const char *s, unsigned long max, const char *what,
+		      unsigned long *val)
+{
+	char *end;
+
+	errno = 0;
+	*val = strtoul(s, &end, 0);
+	if (errno || end == s || *end || *s == '-' || *val > max) {
+		fprintf(stderr, "%s: invalid %s '%s' (0..%lu)\n", prog, what, s, max);
+		return -1;
+	}
+	return 0;
+}
+
+/* Explain a failed control ioctl in the words of the operation. */
+static void ioctl_error(const char *op, const char *subject)
+{
+	int err = errno;
+	const char *why;
+
+	switch (err) {
+	case EPERM:
+	case EACCES:
+		why = "permission denied (CAP_SYS_ADMIN is required)";
+		break;
+	case ENODEV:
+	case ENOENT:
+	case ENXIO:
+		why = "no such device, target or type";
+		break;
+	case EEXIST:
+		why = "already exists (or the device is already initialised)";
+		break;
+	case EBUSY:
+		why = "busy (target open or mounted, or LUNs in use by another target)";
+		break;
+	case EINVAL:
+		why = "invalid argument (the kernel log names the field)";
+		break;
+	case ENOTTY:
+		why = "not supported by this kernel's LightNVM core";
+		break;
+	case ENOMEM:
+		why = "out of memory";
+		break;
+	default:
+		why = strerror(err);
+		break;
+	}
+	fprintf(stderr, "%s: %s%s%s failed: %s (errno %d)\n", prog, op,
+		subject ? " " : "", subject ? subject : "", why, err);
+}
+
+/* ------------------------------------------------------------------ info */
+
+static int cmd_info(int argc, char **argv)
+{
+	struct nvm_ioctl_info *c;
+	int fd, i, ret = 1;
+
+	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+		printf("usage: %s info\n\n"
+		       "Show the LightNVM core version and the registered target types.\n",
+		       prog);
+		return 0;
+	}
+	if (argc > 1) {
+		fprintf(stderr, "%s info: unexpected argument '%s'\n", prog, argv[1]);
+		return 2;
+	}
+
+	fd = open_ctl();
+	if (fd < 0)
+		return 1;
+	c = calloc(1, sizeof(*c));
+	if (!c) {
+		fprintf(stderr, "%s: out of memory\n", prog);
+		goto out_close;
+	}
+	c->version[0] = NVM_VERSION_MAJOR;
+	c->version[1] = NVM_VERSION_MINOR;
+	c->version[2] = NVM_VERSION_PATCHLEVEL;
+	if (ioctl(fd, NVM_INFO, c)) {
+		ioctl_error("info", NULL);
+		goto out_free;
+	}
+	printf("LightNVM version %u.%u.%u, %u target type%s\n",
+	       c->version[0], c->version[1], c->version[2], c->tgtsize,
+	       c->tgtsize == 1 ? "" : "s");
+	for (i = 0; i < c->tgtsize && i < NVM_TTYPE_MAX; i++)
+		printf("  %-20.*s %u.%u.%u\n", NVM_TTYPE_NAME_MAX,
+		       c->tgts[i].tgtname, c->tgts[i].version[0],
+		       c->tgts[i].version[1], c->tgts[i].version[2]);
+	ret = 0;
+out_free:
+	free(c);
+out_close:
+	close(fd);
+	return ret;
+}
+
+/* --------------------------------------------------------------- devices */
+
+/* Read /sys/class/lightnvm/<dev>/<attr> into @buf; 0 on success. */
+static int read_attr(const char *dev, const char *attr, char *buf, size_t len)
+{
+	char path[512];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), SYSFS_CLASS "/%s/%s", dev, attr);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -1;
+	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
+		n--;
+	buf[n] = '\0';
+	return 0;
+}
+
+static int cmd_devices(int argc, char **argv)
+{
+	struct nvm_ioctl_get_devices *c;
+	unsigned int i;
+	int fd, ret = 1;
+
+	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+		printf("usage: %s devices\n\n"
+		       "List the registered open-channel devices, their media manager and\n"
+		       "capacity (at most 31 are reported by the kernel).\n", prog);
+		return 0;
+	}
+	if (argc > 1) {
+		fprintf(stderr, "%s devices: unexpected argument '%s'\n", prog, argv[1]);
+		return 2;
+	}
+
+	fd = open_ctl();
+	if (fd < 0)
+		return 1;
+	c = calloc(1, sizeof(*c));
+	if (!c) {
+		fprintf(stderr, "%s: out of memory\n", prog);
+		goto out_close;
+	}
+	if (ioctl(fd, NVM_GET_DEVICES, c)) {
+		ioctl_error("get devices", NULL);
+		goto out_free;
+	}
+	printf("Number of devices: %u\n", c->nr_devices);
+	printf("%-12s %-10s %-10s %-8s %s\n", "Device", "Manager", "Version",
+	       "Active", "Geometry");
+	for (i = 0; i < c->nr_devices && i < 31; i++) {
+		struct nvm_ioctl_device_info *d = &c->info[i];
+		char name[DISK_NAME_LEN + 1], geo[256], ch[32], lun[32],
+		     blk[32], pg[32], pl[32];
+		char ver[40];
+
+		snprintf(name, sizeof(name), "%.*s", DISK_NAME_LEN, d->devname);
+		geo[0] = '\0';
+		if (!read_attr(name, "num_channels", ch, sizeof(ch)) &&
+		    !read_attr(name, "num_luns", lun, sizeof(lun)) &&
+		    !read_attr(name, "num_planes", pl, sizeof(pl)) &&
+		    !read_attr(name, "num_blocks", blk, sizeof(blk)) &&
+		    !read_attr(name, "num_pages", pg, sizeof(pg)))
+			snprintf(geo, sizeof(geo), "%sch x %slun x %spl x %sblk x %spg",
+				 ch, lun, pl, blk, pg);
+		if (d->bmname[0])
+			snprintf(ver, sizeof(ver), "%u.%u.%u", d->bmversion[0],
+				 d->bmversion[1], d->bmversion[2]);
+		else
+			snprintf(ver, sizeof(ver), "-");
+		printf("%-12s %-10.*s %-10s %-8s %s\n", name, NVM_TTYPE_NAME_MAX,
+		       d->bmname[0] ? d->bmname : "none", ver,
+		       d->flags & NVM_DEVICE_ACTIVE ? "yes" : "no", geo);
+	}
+	ret = 0;
+out_free:
+	free(c);
+out_close:
+	close(fd);
+	return ret;
+}
+
+/* ---------------------------------------------------------------- create */
+
+static void create_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: %s create -d DEV -n NAME -t TYPE [-b BEGIN -e END] [-o OP] [-f]\n\n"
+		"Create target NAME of type TYPE (e.g. rrpc) on the LUNs BEGIN..END\n"
+		"(inclusive) of device DEV; the target appears as /dev/NAME.\n\n"
+		"  -d, --device DEV        open-channel device (see '%s devices')\n"
+		"  -n, --name NAME         name of the new target and its block device\n"
+		"  -t, --type TYPE         target type (see '%s info')\n"
+		"  -b, --lun-begin BEGIN   first LUN (default 0)\n"
+		"  -e, --lun-end END       last LUN, inclusive (default: the last LUN)\n"
+		"  -o, --over-prov PERCENT over-provisioning in percent (default: the\n"
+		"                          target's own)\n"
+		"  -f, --factory           create from a factory-fresh state\n",
+		prog, prog, prog);
+}
+
+/* Number of LUNs of @dev from sysfs, or -1. */
+static long dev_nr_luns(const char *dev)
+{
+	char ch[32], lun[32];
+
+	if (read_attr(dev, "num_channels", ch, sizeof(ch)) ||
+	    read_attr(dev, "num_luns", lun, sizeof(lun)))
+		return -1;
+	return strtol(ch, NULL, 0) * strtol(lun, NULL, 0);
+}
+
+static int cmd_create(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "device", required_argument, NULL, 'd' },
+		{ "name", required_argument, NULL, 'n' },
+		{ "type", required_argument, NULL, 't' },
+		{ "lun-begin", required_argument, NULL, 'b' },
+		{ "lun-end", required_argument, NULL, 'e' },
+		{ "over-prov", required_argument, NULL, 'o' },
+		{ "factory", no_argument, NULL, 'f' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *dev = NULL, *name = NULL, *type = NULL;
+	unsigned long begin = 0, end = 0, op = 0;
+	int have_begin = 0, have_end = 0, have_op = 0, factory = 0;
+	struct nvm_ioctl_create c;
+	int fd, opt, ret;
+
+	while ((opt = getopt_long(argc, argv, "d:n:t:b:e:o:fh", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'd':
+			dev = optarg;
+			break;
+		case 'n':
+			name = optarg;
+			break;
+		case 't':
+			type = optarg;
+			break;
+		case 'b':
+			if (parse_uint(optarg, 0xffff, "begin LUN", &begin))
+				return 2;
+			have_begin = 1;
+			break;
+		case 'e':
+			if (parse_uint(optarg, 0xffff, "end LUN", &end))
+				return 2;
+			have_end = 1;
+			break;
+		case 'o':
+			if (parse_uint(optarg, 99, "over-provisioning percent", &op))
+				return 2;
+			have_op = 1;
+			break;
+		case 'f':
+			factory = 1;
+			break;
+		case 'h':
+			create_usage(stdout);
+			return 0;
+		default:
+			create_usage(stderr);
+			return 2;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "%s create: unexpected argument '%s'\n", prog, argv[optind]);
+		return 2;
+	}
+
+	memset(&c, 0, sizeof(c));
+	if (set_name(c.dev, sizeof(c.dev), dev, "device (-d)") ||
+	    set_name(c.tgtname, sizeof(c.tgtname), name, "target name (-n)") ||
+	    set_name(c.tgttype, sizeof(c.tgttype), type, "target type (-t)")) {
+		create_usage(stderr);
+		return 2;
+	}
+	if (!have_end) {
+		long n = dev_nr_luns(dev);
+
+		if (n <= 0) {
+			fprintf(stderr, "%s create: cannot read the LUN count of '%s' from "
+				SYSFS_CLASS "; give -e END\n", prog, dev);
+			return 2;
+		}
+		end = n - 1;
+	}
+	if (!have_begin)
+		begin = 0;
+	if (begin > end) {
+		fprintf(stderr, "%s create: begin LUN %lu is after end LUN %lu\n",
+			prog, begin, end);
+		return 2;
+	}
+	if (factory)
+		c.flags |= NVM_TARGET_FACTORY;
+	if (have_op) {
+		c.conf.type = NVM_CONFIG_TYPE_EXTENDED;
+		c.conf.e.lun_begin = begin;
+		c.conf.e.lun_end = end;
+		c.conf.e.over_prov = op;
+	} else {
+		c.conf.type = NVM_CONFIG_TYPE_SIMPLE;
+		c.conf.s.lun_begin = begin;
+		c.conf.s.lun_end = end;
+	}
+
+	fd = open_ctl();
+	if (fd < 0)
+		return 1;
+	ret = ioctl(fd, NVM_DEV_CREATE, &c);
+	if (ret) {
+		char what[160];
+
+		snprintf(what, sizeof(what), "'%s' (type %s, LUNs %lu-%lu on %s)",
+			 name, type, begin, end, dev);
+		ioctl_error("create target", what);
+	} else {
+		printf("Created target %s (type %s) on %s, LUNs %lu-%lu: /dev/%s\n",
+		       name, type, dev, begin, end, name);
+	}
+	close(fd);
+	return ret ? 1 : 0;
+}
+
+/* ---------------------------------------------------------------- remove */
+
+static void remove_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: %s remove -n NAME\n\n"
+		"Remove the target NAME (the name given to 'create -n', which is also\n"
+		"the name of its block device). Fails with 'busy' while the target's\n"
+		"block device is open or mounted.\n\n"
+		"  -n, --name NAME   target name\n", prog);
+}
+
+static int cmd_remove(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "name", required_argument, NULL, 'n' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct nvm_ioctl_remove c;
+	const char *name = NULL;
+	int fd, opt, ret;
+
+	while ((opt = getopt_long(argc, argv, "n:h", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'n':
+			name = optarg;
+			break;
+		case 'h':
+			remove_usage(stdout);
+			return 0;
+		default:
+			remove_usage(stderr);
+			return 2;
+		}
+	}
+	if (optind < argc) {
+		/* "lnvm remove NAME" is accepted as well */
+		if (!name && optind == argc - 1) {
+			name = argv[optind];
+		} else {
+			fprintf(stderr, "%s remove: unexpected argument '%s'\n",
+				prog, argv[optind]);
+			return 2;
+		}
+	}
+	memset(&c, 0, sizeof(c));
+	if (set_name(c.tgtname, sizeof(c.tgtname), name, "target name (-n)")) {
+		remove_usage(stderr);
+		return 2;
+	}
+
+	fd = open_ctl();
+	if (fd < 0)
+		return 1;
+	ret = ioctl(fd, NVM_DEV_REMOVE, &c);
+	if (ret)
+		ioctl_error("remove target", name);
+	else
+		printf("Removed target %s\n", name);
+	close(fd);
+	return ret ? 1 : 0;
+}
+
+/* ------------------------------------------------------------------ init */
+
+static void init_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: %s init -d DEV [-m MANAGER]\n\n"
+		"Bind device DEV to a media manager (default gennvm). Devices are\n"
+		"bound automatically when the manager is loaded; this is for the\n"
+		"others.\n\n"
+		"  -d, --device DEV        open-channel device\n"
+		"  -m, --mmtype MANAGER    media manager name (default gennvm)\n",
+		prog);
+}
+
+static int cmd_init(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "device", required_argument, NULL, 'd' },
+		{ "mmtype", required_argument, NULL, 'm' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *dev = NULL, *mm = "gennvm";
+	struct nvm_ioctl_dev_init c;
+	int fd, opt, ret;
+
+	while ((opt = getopt_long(argc, argv, "d:m:h", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'd':
+			dev = optarg;
+			break;
+		case 'm':
+			mm = optarg;
+			break;
+		case 'h':
+			init_usage(stdout);
+			return 0;
+		default:
+			init_usage(stderr);
+			return 2;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "%s init: unexpected argument '%s'\n", prog, argv[optind]);
+		return 2;
+	}
+	memset(&c, 0, sizeof(c));
+	if (set_name(c.dev, sizeof(c.dev), dev, "device (-d)") ||
+	    set_name(c.mmtype, sizeof(c.mmtype), mm, "media manager (-m)")) {
+		init_usage(stderr);
+		return 2;
+	}
+
+	fd = open_ctl();
+	if (fd < 0)
+		return 1;
+	ret = ioctl(fd, NVM_DEV_INIT, &c);
+	if (ret)
+		ioctl_error("init device", dev);
+	else
+		printf("Initialised %s with media manager %s\n", dev, mm);
+	close(fd);
+	return ret ? 1 : 0;
+}
+
+/* --------------------------------------------------------------- factory */
+
+static void factory_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: %s factory -d DEV [-u] [-H] [-g]\n\n"
+		"Bring device DEV back to a factory state: erase its blocks and\n"
+		"reset block marks. No target may exist on the device.\n\n"
+		"  -d, --device DEV          open-channel device\n"
+		"  -u, --erase-only-user     erase only host-used and grown-bad blocks\n"
+		"  -H, --reset-host-blocks   clear the host-used marks\n"
+		"  -g, --reset-grown-bad     clear the grown-bad marks\n",
+		prog);
+}
+
+static int cmd_factory(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "device", required_argument, NULL, 'd' },
+		{ "erase-only-user", no_argument, NULL, 'u' },
+		{ "reset-host-blocks", no_argument, NULL, 'H' },
+		{ "reset-grown-bad", no_argument, NULL, 'g' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct nvm_ioctl_dev_factory c;
+	const char *dev = NULL;
+	int fd, opt, ret;
+
+	memset(&c, 0, sizeof(c));
+	while ((opt = getopt_long(argc, argv, "d:uHgh", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'd':
+			dev = optarg;
+			break;
+		case 'u':
+			c.flags |= NVM_FACTORY_ERASE_ONLY_USER;
+			break;
+		case 'H':
+			c.flags |= NVM_FACTORY_RESET_HOST_BLKS;
+			break;
+		case 'g':
+			c.flags |= NVM_FACTORY_RESET_GRWN_BBLKS;
+			break;
+		case 'h':
+			factory_usage(stdout);
+			return 0;
+		default:
+			factory_usage(stderr);
+			return 2;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "%s factory: unexpected argument '%s'\n", prog, argv[optind]);
+		return 2;
+	}
+	if (set_name(c.dev, sizeof(c.dev), dev, "device (-d)")) {
+		factory_usage(stderr);
+		return 2;
+	}
+
+	fd = open_ctl();
+	if (fd < 0)
+		return 1;
+	ret = ioctl(fd, NVM_DEV_FACTORY, &c);
+	if (ret)
+		ioctl_error("factory reset of", dev);
+	else
+		printf("Factory reset of %s done (flags 0x%x)\n", dev, c.flags);
+	close(fd);
+	return ret ? 1 : 0;
+}
+
+/* -------------------------------------------------------------- geometry */
+
+static int cmd_geometry(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "device", required_argument, NULL, 'd' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *dev = NULL;
+	struct dirent **ents;
+	char path[512], val[256];
+	int opt, n, i, shown = 0;
+
+	while ((opt = getopt_long(argc, argv, "d:h", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'd':
+			dev = optarg;
+			break;
+		case 'h':
+			printf("usage: %s geometry -d DEV\n\n"
+			       "Show the geometry of device DEV, as the kernel derived it\n"
+			       "from the device's identity (" SYSFS_CLASS "/DEV/).\n", prog);
+			return 0;
+		default:
+			fprintf(stderr, "usage: %s geometry -d DEV\n", prog);
+			return 2;
+		}
+	}
+	if (!dev || !*dev || strchr(dev, '/') || optind < argc) {
+		fprintf(stderr, "usage: %s geometry -d DEV\n", prog);
+		return 2;
+	}
+	snprintf(path, sizeof(path), SYSFS_CLASS "/%s", dev);
+	n = scandir(path, &ents, NULL, alphasort);
+	if (n < 0) {
+		fprintf(stderr, "%s: no device '%s' (%s: %s)\n", prog, dev, path,
+			strerror(errno));
+		return 1;
+	}
+	printf("%s:\n", dev);
+	for (i = 0; i < n; i++) {
+		const char *a = ents[i]->d_name;
+
+		if (a[0] != '.' && strcmp(a, "uevent") && strcmp(a, "dev") &&
+		    !read_attr(dev, a, val, sizeof(val)) && !strchr(val, '\n')) {
+			printf("  %-24s %s\n", a, val);
+			shown++;
+		}
+		free(ents[i]);
+	}
+	free(ents);
+	if (!shown) {
+		fprintf(stderr, "%s: '%s' exports no geometry attributes\n", prog, dev);
+		return 1;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------ main */
+
+static const struct {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *help;
+} cmds[] = {
+	{ "devices",  cmd_devices,  "list registered open-channel devices" },
+	{ "info",     cmd_info,     "show the core version and target types" },
+	{ "create",   cmd_create,   "create a target on a device's LUNs" },
+	{ "remove",   cmd_remove,   "remove a target, by target name (-n NAME)" },
+	{ "init",     cmd_init,     "bind a device to a media manager" },
+	{ "factory",  cmd_factory,  "erase a device and reset block marks" },
+	{ "geometry", cmd_geometry, "show a device's geometry" },
+};
+
+static void usage(FILE *f)
+{
+	size_t i;
+
+	fprintf(f, "usage: %s <command> [options]\n\ncommands:\n", prog);
+	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		fprintf(f, "  %-10s %s\n", cmds[i].name, cmds[i].help);
+	fprintf(f, "\n'%s <command> --help' describes a command's options.\n", prog);
+}
+
+int main(int argc, char **argv)
+{
+	size_t i;
+
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||
+	    !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return 0;
+	}
+	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		if (!strcmp(argv[1], cmds[i].name))
+			return cmds[i].fn(argc - 1, argv + 1);
+	fprintf(stderr, "%s: unknown command '%s'\n", prog, argv[1]);
+	usage(stderr);
+	return 2;
+}
