@@ -62,6 +62,8 @@ log "building (a few minutes the first time)"
 ninja -C "$OBJ" -j"$JOBS" qemu-system-x86_64 >"$OBJ/ninja.log" 2>&1 ||
 	{ tail -40 "$OBJ/ninja.log"; exit 1; }
 mkdir -p "$OUT"
-cp "$OBJ/qemu-system-x86_64" "$OUT/"
+# replace atomically: a running test may be executing the old binary
+cp "$OBJ/qemu-system-x86_64" "$OUT/.qemu-system-x86_64.new"
+mv -f "$OUT/.qemu-system-x86_64.new" "$OUT/qemu-system-x86_64"
 echo "$sum" > "$OUT/.patches"
 log "done"
