@@ -199,3 +199,59 @@ void nvm_geo_from_identity(const struct nvm_id *id, struct nvm_geo *geo)
 	geo->nr_secs = (u64)geo->sec_per_lun * geo->nr_luns;
 }
 EXPORT_SYMBOL_GPL(nvm_geo_from_identity);
+
+/**
+ * nvm_bb_fold_state() - the state of a block from the states of its planes
+ * @planes: the %NVM_BLK_T_* value of each plane
+ * @nr_planes: number of planes
+ *
+ * A block is as bad as its worst plane: factory bad over grown bad over
+ * device-reserved over host-used over free. Unknown bits count as
+ * factory bad.
+ *
+ * Context: any.
+ * Return: the folded %NVM_BLK_T_* value.
+ */
+u8 nvm_bb_fold_state(const u8 *planes, int nr_planes)
+{
+	u8 all = 0;
+	int pl;
+
+	for (pl = 0; pl < nr_planes; pl++)
+		all |= planes[pl];
+	if (all & ~(NVM_BLK_T_BAD | NVM_BLK_T_GRWN_BAD | NVM_BLK_T_DEV |
+		    NVM_BLK_T_HOST))
+		return NVM_BLK_T_BAD;
+	if (all & NVM_BLK_T_BAD)
+		return NVM_BLK_T_BAD;
+	if (all & NVM_BLK_T_GRWN_BAD)
+		return NVM_BLK_T_GRWN_BAD;
+	if (all & NVM_BLK_T_DEV)
+		return NVM_BLK_T_DEV;
+	if (all & NVM_BLK_T_HOST)
+		return NVM_BLK_T_HOST;
+	return NVM_BLK_T_FREE;
+}
+EXPORT_SYMBOL_GPL(nvm_bb_fold_state);
+
+/**
+ * nvm_bb_tbl_fold() - fold a per-plane bad block table in place
+ * @blks: @nr_blks * @nr_planes states, block-major; on return the first
+ *	@nr_blks bytes hold one folded state per block
+ * @nr_blks: blocks per LUN
+ * @nr_planes: planes per LUN (1, 2 or 4)
+ *
+ * Context: any.
+ * Return: @nr_blks, or -EINVAL for a bad @nr_planes or @nr_blks.
+ */
+int nvm_bb_tbl_fold(u8 *blks, int nr_blks, int nr_planes)
+{
+	int blk;
+
+	if (nr_blks < 0 || (nr_planes != 1 && nr_planes != 2 && nr_planes != 4))
+		return -EINVAL;
+	for (blk = 0; blk < nr_blks; blk++)
+		blks[blk] = nvm_bb_fold_state(&blks[blk * nr_planes], nr_planes);
+	return nr_blks;
+}
+EXPORT_SYMBOL_GPL(nvm_bb_tbl_fold);

@@ -310,6 +310,7 @@ struct nvm_dev_ops {
  * @opcode: %NVM_OP_PREAD, %NVM_OP_PWRITE or %NVM_OP_ERASE
  * @nr_ppas: number of addresses (1..max_phys_sect)
  * @flags: %NVM_IO_* control flags; the core adds the plane access mode
+ *	(%NVM_IO_DUAL_ACCESS, %NVM_IO_QUAD_ACCESS) to writes and erases
  * @error: 0, or the %NVM_RSP_* status of the command
  * @ppa_status: bit i set when address i failed (valid when @error != 0;
  *	a driver that cannot tell sets all bits)
@@ -386,6 +387,12 @@ enum {
 	NVM_IOTYPE_GC	= 1,	/* GC may take the last free blocks of a LUN */
 };
 
+/*
+ * Free blocks of a LUN that nvm_get_blk() keeps for garbage collection:
+ * without %NVM_IOTYPE_GC it returns %NULL once a LUN has this few left.
+ */
+#define NVM_LUN_GC_RESERVE	2
+
 /**
  * struct nvm_mm_type - a media manager, registered by name
  * @name: unique name, at most %NVM_MMTYPE_LEN - 1 characters ("gennvm")
@@ -395,17 +402,24 @@ enum {
  * @get_blk: take a free block of @lun, or %NULL if none may be taken.
  *	The block is NOT guaranteed to be erased (a device keeps its media
  *	across target re-creation and power cycles): the target erases it
- *	with nvm_erase_blk() before its first program.
+ *	with nvm_erase_blk() before its first program. Any context.
  * @put_blk: give back a block the target no longer needs; its contents
- *	are garbage from then on
- * @erase_blk: erase @blk synchronously
+ *	are garbage from then on. A block marked grown bad meanwhile goes
+ *	to the bad list. Any context.
+ * @erase_blk: erase @blk synchronously; on failure the block is marked
+ *	grown bad. Process context.
  * @mark_blk: record the state @type (%NVM_BLK_T_GRWN_BAD, ...) of the
- *	block at @ppa (generic) in the device's table
+ *	block at @ppa (generic) in the device's table. Any context: the
+ *	in-memory state changes at once, the device's table may be written
+ *	asynchronously (before @unregister_mgr returns at the latest).
  * @get_lun: LUN @lunid of the device
  * @reserve_lun: reserve LUNs [@begin, @end] for one target; -EBUSY if any
  *	is taken
  * @release_lun: release a reservation
- * @factory: erase and reset marks per %NVM_FACTORY_* @flags
+ * @factory: erase and reset marks per %NVM_FACTORY_* @flags; only called
+ *	while no LUN is reserved. Process context.
+ * @free_blocks: optional, for sysfs: count the free and bad blocks of the
+ *	device into @nr_free and @nr_bad
  * @owner: the module implementing the manager
  * @list: on the core's list of managers
  */
@@ -424,6 +438,7 @@ struct nvm_mm_type {
 	int	(*reserve_lun)(struct nvm_dev *dev, int begin, int end);
 	void	(*release_lun)(struct nvm_dev *dev, int begin, int end);
 	int	(*factory)(struct nvm_dev *dev, int flags);
+	void	(*free_blocks)(struct nvm_dev *dev, u64 *nr_free, u64 *nr_bad);
 	struct module		*owner;
 	struct list_head	list;
 };
@@ -477,6 +492,7 @@ struct nvm_tgt_type {
 /**
  * struct nvm_target - one target instance
  * @list: on the core's list of targets
+ * @name: the target's name, also the name of its disk
  * @dev: the device it lives on
  * @type: its type
  * @disk: its block device
@@ -486,6 +502,7 @@ struct nvm_tgt_type {
  */
 struct nvm_target {
 	struct list_head	list;
+	char			name[DISK_NAME_LEN];
 	struct nvm_dev		*dev;
 	struct nvm_tgt_type	*type;
 	struct gendisk		*disk;
@@ -506,9 +523,17 @@ struct nvm_target {
  * @ppaf: copy of identity.ppaf
  * @mm: bound media manager, or %NULL; set and cleared under the core's lock
  * @mmp: the media manager's private data
- * @dma_pool: pool of PAGE_SIZE DMA buffers for PPA and metadata lists
+ * @dma_pool: pool of DMA buffers for PPA and metadata lists, or %NULL
+ *	when the driver has no pool operations (kmalloc is used then)
+ * @dma_pool_size: size of one buffer of @dma_pool
  * @devices: on the core's list of devices
  * @node: NUMA node
+ * @registered: between nvm_register() and nvm_unregister()
+ *
+ * Life cycle: nvm_alloc_dev(), fill in @ops, @name, @private_data and
+ * optionally @parent, nvm_register(), ..., nvm_unregister(), nvm_free_dev().
+ * nvm_free_dev() drops the reference of @dev; the structure is freed when
+ * the last reference (e.g. an open sysfs file) goes away.
  */
 struct nvm_dev {
 	const struct nvm_dev_ops *ops;
@@ -522,8 +547,10 @@ struct nvm_dev {
 	struct nvm_mm_type	*mm;
 	void			*mmp;
 	void			*dma_pool;
+	size_t			dma_pool_size;
 	struct list_head	devices;
 	int			node;
+	bool			registered;
 };
 
 /**
@@ -631,6 +658,13 @@ void nvm_unregister_tgt_type(struct nvm_tgt_type *tt);
 /* Geometry. */
 int nvm_validate_identity(const struct nvm_id *id, const char *name);
 void nvm_geo_from_identity(const struct nvm_id *id, struct nvm_geo *geo);
+u8 nvm_bb_fold_state(const u8 *planes, int nr_planes);
+int nvm_bb_tbl_fold(u8 *blks, int nr_blks, int nr_planes);
+
+/* Bad block tables (generic addresses). */
+int nvm_get_bb_tbl(struct nvm_dev *dev, int ch, int lun, u8 *blks);
+int nvm_set_bb_tbl(struct nvm_dev *dev, struct ppa_addr *ppas, int nr_ppas,
+		   int type);
 
 /* Requests. */
 int nvm_alloc_ppalist(struct nvm_dev *dev, struct nvm_rq *rqd, gfp_t gfp);
@@ -641,6 +675,8 @@ int nvm_submit_io(struct nvm_dev *dev, struct nvm_rq *rqd);
 int nvm_submit_io_sync(struct nvm_dev *dev, struct nvm_rq *rqd);
 void nvm_end_io(struct nvm_rq *rqd);
 int nvm_erase_ppa(struct nvm_dev *dev, struct ppa_addr ppa);
+void *nvm_dev_dma_alloc(struct nvm_dev *dev, gfp_t gfp, dma_addr_t *dma);
+void nvm_dev_dma_free(struct nvm_dev *dev, void *addr, dma_addr_t dma);
 
 /* Media manager calls for targets. */
 struct nvm_block *nvm_get_blk(struct nvm_dev *dev, struct nvm_lun *lun,
