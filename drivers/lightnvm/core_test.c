@@ -291,6 +291,43 @@ static void nvm_blk_off_order(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, (u64)nvm_blk_off_to_ppa(&geo, blk, 4).g.pl, 1ULL);
 }
 
+/* Planes fold to the worst state; in place, block-major. */
+static void nvm_bb_fold(struct kunit *test)
+{
+	u8 two[] = {
+		NVM_BLK_T_FREE, NVM_BLK_T_FREE,		/* blk 0: free */
+		NVM_BLK_T_FREE, NVM_BLK_T_BAD,		/* blk 1: bad in plane 1 */
+		NVM_BLK_T_GRWN_BAD, NVM_BLK_T_FREE,	/* blk 2: grown bad */
+		NVM_BLK_T_HOST, NVM_BLK_T_DEV,		/* blk 3: dev wins */
+		NVM_BLK_T_HOST, NVM_BLK_T_HOST,		/* blk 4: host */
+		0x40, NVM_BLK_T_FREE,			/* blk 5: unknown = bad */
+	};
+	u8 four[] = {
+		0, 0, 0, NVM_BLK_T_GRWN_BAD,
+		0, 0, 0, 0,
+	};
+	u8 one[] = { NVM_BLK_T_BAD, NVM_BLK_T_FREE, NVM_BLK_T_GRWN_BAD };
+
+	KUNIT_ASSERT_EQ(test, nvm_bb_tbl_fold(two, 6, 2), 6);
+	KUNIT_EXPECT_EQ(test, two[0], NVM_BLK_T_FREE);
+	KUNIT_EXPECT_EQ(test, two[1], NVM_BLK_T_BAD);
+	KUNIT_EXPECT_EQ(test, two[2], NVM_BLK_T_GRWN_BAD);
+	KUNIT_EXPECT_EQ(test, two[3], NVM_BLK_T_DEV);
+	KUNIT_EXPECT_EQ(test, two[4], NVM_BLK_T_HOST);
+	KUNIT_EXPECT_EQ(test, two[5], NVM_BLK_T_BAD);
+
+	KUNIT_ASSERT_EQ(test, nvm_bb_tbl_fold(four, 2, 4), 2);
+	KUNIT_EXPECT_EQ(test, four[0], NVM_BLK_T_GRWN_BAD);
+	KUNIT_EXPECT_EQ(test, four[1], NVM_BLK_T_FREE);
+
+	KUNIT_ASSERT_EQ(test, nvm_bb_tbl_fold(one, 3, 1), 3);
+	KUNIT_EXPECT_EQ(test, one[0], NVM_BLK_T_BAD);
+	KUNIT_EXPECT_EQ(test, one[1], NVM_BLK_T_FREE);
+	KUNIT_EXPECT_EQ(test, one[2], NVM_BLK_T_GRWN_BAD);
+
+	KUNIT_EXPECT_EQ(test, nvm_bb_tbl_fold(one, 3, 3), -EINVAL);
+}
+
 static struct kunit_case nvm_ppa_cases[] = {
 	KUNIT_CASE(nvm_ppa_roundtrip_generic),
 	KUNIT_CASE(nvm_ppa_roundtrip_packed),
@@ -308,6 +345,7 @@ static struct kunit_suite nvm_ppa_suite = {
 static struct kunit_case nvm_geo_cases[] = {
 	KUNIT_CASE(nvm_geo_good),
 	KUNIT_CASE(nvm_geo_rejects),
+	KUNIT_CASE(nvm_bb_fold),
 	{}
 };
 

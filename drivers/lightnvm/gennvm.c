@@ -1,0 +1,639 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * gennvm, the general media manager of LightNVM. For each device bound to
+ * it, keeps per-LUN lists of free, used and bad blocks built from the
+ * device's bad block table (planes folded: a block is bad if any of its
+ * planes is), hands blocks to targets and takes them back, erases them,
+ * records grown bad blocks in the device's table, reserves LUN ranges for
+ * targets, and brings a device back to a factory state on request.
+ */
+
+#define pr_fmt(fmt) "gennvm: " fmt
+
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/bitmap.h>
+#include <linux/mm.h>
+#include <kunit/visibility.h>
+
+#include "gennvm.h"
+
+/* A pending update of the device's bad block table. */
+struct gen_mark {
+	struct list_head	list;
+	struct ppa_addr		ppa;	/* generic, ch/lun/blk */
+	int			type;
+};
+
+static inline struct gen_lun *to_gen_lun(struct nvm_lun *vlun)
+{
+	return container_of(vlun, struct gen_lun, vlun);
+}
+
+/* ---------------------------------------------------- per-LUN list logic */
+
+/* Put every block on the list its folded table state asks for. */
+static void gen_lun_build(struct gen_lun *lun, const u8 *states)
+{
+	unsigned int i;
+
+	lockdep_assert_held(&lun->vlun.lock);
+	INIT_LIST_HEAD(&lun->free_list);
+	INIT_LIST_HEAD(&lun->used_list);
+	INIT_LIST_HEAD(&lun->bad_list);
+	lun->vlun.nr_free_blocks = 0;
+	lun->vlun.nr_bad_blocks = 0;
+	lun->nr_used_blocks = 0;
+
+	for (i = 0; i < lun->nr_blocks; i++) {
+		struct nvm_block *blk = &lun->vlun.blocks[i];
+
+		blk->lun = &lun->vlun;
+		blk->id = i;
+		blk->priv = NULL;
+		if (states && states[i] != NVM_BLK_T_FREE) {
+			blk->state = NVM_BLK_ST_BAD;
+			list_add_tail(&blk->list, &lun->bad_list);
+			lun->vlun.nr_bad_blocks++;
+		} else {
+			blk->state = NVM_BLK_ST_FREE;
+			list_add_tail(&blk->list, &lun->free_list);
+			lun->vlun.nr_free_blocks++;
+		}
+	}
+}
+
+/**
+ * gen_lun_init() - set up a LUN and its block lists
+ * @lun: the LUN, zeroed
+ * @id: device LUN index
+ * @chnl_id: channel
+ * @lun_id: LUN within the channel
+ * @nr_blks: blocks in the LUN
+ * @states: folded %NVM_BLK_T_* state of each block; %NULL: all free
+ *
+ * Only %NVM_BLK_T_FREE blocks become free; every other state (factory or
+ * grown bad, device-reserved, host-marked) puts the block on the bad list.
+ *
+ * Context: process.
+ * Return: 0 or -ENOMEM.
+ */
+VISIBLE_IF_KUNIT int gen_lun_init(struct gen_lun *lun, int id, int chnl_id,
+				  int lun_id, int nr_blks, const u8 *states)
+{
+	unsigned long flags;
+
+	lun->vlun.blocks = kvcalloc(nr_blks, sizeof(*lun->vlun.blocks),
+				    GFP_KERNEL);
+	if (!lun->vlun.blocks)
+		return -ENOMEM;
+	lun->vlun.id = id;
+	lun->vlun.chnl_id = chnl_id;
+	lun->vlun.lun_id = lun_id;
+	lun->nr_blocks = nr_blks;
+	spin_lock_init(&lun->vlun.lock);
+
+	spin_lock_irqsave(&lun->vlun.lock, flags);
+	gen_lun_build(lun, states);
+	spin_unlock_irqrestore(&lun->vlun.lock, flags);
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(gen_lun_init);
+
+/**
+ * gen_lun_free() - free what gen_lun_init() allocated
+ * @lun: the LUN
+ *
+ * Context: process.
+ */
+VISIBLE_IF_KUNIT void gen_lun_free(struct gen_lun *lun)
+{
+	WARN_ON_ONCE(lun->nr_used_blocks);
+	kvfree(lun->vlun.blocks);
+	lun->vlun.blocks = NULL;
+}
+EXPORT_SYMBOL_IF_KUNIT(gen_lun_free);
+
+/**
+ * gen_lun_reload() - rebuild the lists of a LUN from new table states
+ * @lun: the LUN, without used blocks
+ * @states: folded state of each block
+ *
+ * Context: any.
+ * Return: 0, or -EBUSY if blocks are handed out.
+ */
+VISIBLE_IF_KUNIT int gen_lun_reload(struct gen_lun *lun, const u8 *states)
+{
+	unsigned long flags;
+	int ret = 0;
+
+	spin_lock_irqsave(&lun->vlun.lock, flags);
+	if (WARN_ON_ONCE(lun->nr_used_blocks))
+		ret = -EBUSY;
+	else
+		gen_lun_build(lun, states);
+	spin_unlock_irqrestore(&lun->vlun.lock, flags);
+	return ret;
+}
+EXPORT_SYMBOL_IF_KUNIT(gen_lun_reload);
+
+/**
+ * gen_lun_get_blk() - take the oldest free block of a LUN
+ * @lun: the LUN
+ * @flags: %NVM_IOTYPE_GC allows taking the last %NVM_LUN_GC_RESERVE blocks
+ *
+ * Context: any.
+ * Return: the block, now on the used list, or %NULL.
+ */
+VISIBLE_IF_KUNIT struct nvm_block *gen_lun_get_blk(struct gen_lun *lun,
+						   unsigned long flags)
+{
+	struct nvm_block *blk = NULL;
+	unsigned long irqflags;
+
+	spin_lock_irqsave(&lun->vlun.lock, irqflags);
+	if (list_empty(&lun->free_list))
+		goto out;
+	if (!(flags & NVM_IOTYPE_GC) &&
+	    lun->vlun.nr_free_blocks <= NVM_LUN_GC_RESERVE)
+		goto out;
+	blk = list_first_entry(&lun->free_list, struct nvm_block, list);
+	list_move_tail(&blk->list, &lun->used_list);
+	blk->state = NVM_BLK_ST_OPEN;
+	lun->vlun.nr_free_blocks--;
+	lun->nr_used_blocks++;
+out:
+	spin_unlock_irqrestore(&lun->vlun.lock, irqflags);
+	return blk;
+}
+EXPORT_SYMBOL_IF_KUNIT(gen_lun_get_blk);
+
+/**
+ * gen_lun_put_blk() - take back a block handed out by gen_lun_get_blk()
+ * @lun: its LUN
+ * @blk: the block
+ *
+ * A block marked bad while it was out goes to the bad list.
+ *
+ * Context: any.
+ */
+VISIBLE_IF_KUNIT void gen_lun_put_blk(struct gen_lun *lun,
+				      struct nvm_block *blk)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&lun->vlun.lock, flags);
+	if (WARN_ON_ONCE(!(blk->state & NVM_BLK_ST_OPEN))) {
+		pr_err("block %u of LUN %d put back but not handed out (state 0x%x)\n",
+		       blk->id, lun->vlun.id, blk->state);
+		goto out;
+	}
+	lun->nr_used_blocks--;
+	blk->priv = NULL;
+	if (blk->state & NVM_BLK_ST_BAD) {
+		blk->state = NVM_BLK_ST_BAD;
+		list_move_tail(&blk->list, &lun->bad_list);
+		lun->vlun.nr_bad_blocks++;
+	} else {
+		blk->state = NVM_BLK_ST_FREE;
+		list_move_tail(&blk->list, &lun->free_list);
+		lun->vlun.nr_free_blocks++;
+	}
+out:
+	spin_unlock_irqrestore(&lun->vlun.lock, flags);
+}
+EXPORT_SYMBOL_IF_KUNIT(gen_lun_put_blk);
+
+/**
+ * gen_lun_mark_bad() - take a block out of service
+ * @lun: its LUN
+ * @blkid: block index
+ *
+ * A free block moves to the bad list at once; a used one stays with its
+ * target and goes to the bad list when put back.
+ *
+ * Context: any.
+ * Return: true if the block was not known bad before.
+ */
+VISIBLE_IF_KUNIT bool gen_lun_mark_bad(struct gen_lun *lun, unsigned int blkid)
+{
+	struct nvm_block *blk;
+	unsigned long flags;
+	bool changed = true;
+
+	if (WARN_ON_ONCE(blkid >= lun->nr_blocks))
+		return false;
+	blk = &lun->vlun.blocks[blkid];
+
+	spin_lock_irqsave(&lun->vlun.lock, flags);
+	if (blk->state & NVM_BLK_ST_BAD) {
+		changed = false;
+	} else if (blk->state & NVM_BLK_ST_OPEN) {
+		blk->state |= NVM_BLK_ST_BAD;
+	} else {
+		blk->state = NVM_BLK_ST_BAD;
+		list_move_tail(&blk->list, &lun->bad_list);
+		lun->vlun.nr_free_blocks--;
+		lun->vlun.nr_bad_blocks++;
+	}
+	spin_unlock_irqrestore(&lun->vlun.lock, flags);
+	return changed;
+}
+EXPORT_SYMBOL_IF_KUNIT(gen_lun_mark_bad);
+
+/**
+ * gen_factory_action() - what NVM_DEV_FACTORY does to a block
+ * @state: folded %NVM_BLK_T_* state of the block
+ * @flags: %NVM_FACTORY_* flags
+ * @reset: set to true if the block's mark goes back to free once erased
+ *
+ * Free blocks are erased unless %NVM_FACTORY_ERASE_ONLY_USER. Host-marked
+ * blocks are always erased, and unmarked with %NVM_FACTORY_RESET_HOST_BLKS.
+ * Grown bad blocks are erased and unmarked only with
+ * %NVM_FACTORY_RESET_GRWN_BBLKS. Factory bad and device-reserved blocks
+ * are never touched.
+ *
+ * Context: any.
+ * Return: 1 if the block is to be erased, 0 if not.
+ */
+VISIBLE_IF_KUNIT int gen_factory_action(u8 state, int flags, bool *reset)
+{
+	*reset = false;
+	switch (state) {
+	case NVM_BLK_T_FREE:
+		return !(flags & NVM_FACTORY_ERASE_ONLY_USER);
+	case NVM_BLK_T_HOST:
+		*reset = !!(flags & NVM_FACTORY_RESET_HOST_BLKS);
+		return 1;
+	case NVM_BLK_T_GRWN_BAD:
+		*reset = !!(flags & NVM_FACTORY_RESET_GRWN_BBLKS);
+		return *reset;
+	default:
+		return 0;
+	}
+}
+EXPORT_SYMBOL_IF_KUNIT(gen_factory_action);
+
+/* ------------------------------------------------- bad block table updates */
+
+/* Write the states of all planes of the block at @ppa. Process context. */
+static int gen_set_blk_state(struct nvm_dev *dev, struct ppa_addr ppa,
+			     int type)
+{
+	struct ppa_addr ppas[NVM_PLANE_QUAD];
+	int pl, ret;
+
+	for (pl = 0; pl < dev->geo.nr_planes; pl++) {
+		ppas[pl] = ppa;
+		ppas[pl].g.pl = pl;
+	}
+	ret = nvm_set_bb_tbl(dev, ppas, dev->geo.nr_planes, type);
+	if (ret && ret != -EOPNOTSUPP)
+		pr_err("%s: could not mark block %u of channel %u LUN %u as 0x%x: %d\n",
+		       dev->name, (unsigned int)ppa.g.blk, (unsigned int)ppa.g.ch,
+		       (unsigned int)ppa.g.lun, type, ret);
+	return ret == -EOPNOTSUPP ? 0 : ret;
+}
+
+static void gen_mark_work(struct work_struct *work)
+{
+	struct gen_dev *gn = container_of(work, struct gen_dev, mark_work);
+	struct gen_mark *m, *tmp;
+	unsigned long flags;
+	LIST_HEAD(todo);
+
+	spin_lock_irqsave(&gn->lock, flags);
+	list_splice_init(&gn->marks, &todo);
+	spin_unlock_irqrestore(&gn->lock, flags);
+
+	list_for_each_entry_safe(m, tmp, &todo, list) {
+		gen_set_blk_state(gn->dev, m->ppa, m->type);
+		list_del(&m->list);
+		kfree(m);
+	}
+}
+
+static void gen_mark_blk(struct nvm_dev *dev, struct ppa_addr ppa, int type)
+{
+	struct gen_dev *gn = dev->mmp;
+	const struct nvm_geo *geo = &dev->geo;
+	struct gen_lun *lun;
+	struct gen_mark *m;
+	unsigned long flags;
+
+	if (WARN_ON_ONCE(ppa.g.ch >= geo->nr_chnls ||
+			 ppa.g.lun >= geo->luns_per_chnl ||
+			 ppa.g.blk >= geo->blks_per_lun))
+		return;
+	lun = &gn->luns[ppa.g.ch * geo->luns_per_chnl + ppa.g.lun];
+	if (type == NVM_BLK_T_GRWN_BAD || type == NVM_BLK_T_BAD) {
+		if (gen_lun_mark_bad(lun, ppa.g.blk))
+			pr_warn("%s: block %u of channel %u LUN %u is now bad (0x%x)\n",
+				dev->name, (unsigned int)ppa.g.blk,
+				(unsigned int)ppa.g.ch, (unsigned int)ppa.g.lun,
+				type);
+	}
+
+	ppa.g.pg = 0;
+	ppa.g.sec = 0;
+	ppa.g.pl = 0;
+	m = kmalloc(sizeof(*m), GFP_ATOMIC);
+	if (!m) {
+		pr_err_ratelimited("%s: no memory to record block %u as 0x%x in the device's table\n",
+				   dev->name, (unsigned int)ppa.g.blk, type);
+		return;
+	}
+	m->ppa = ppa;
+	m->type = type;
+	spin_lock_irqsave(&gn->lock, flags);
+	list_add_tail(&m->list, &gn->marks);
+	spin_unlock_irqrestore(&gn->lock, flags);
+	schedule_work(&gn->mark_work);
+}
+
+/* ---------------------------------------------------- media manager ops */
+
+static struct nvm_block *gen_get_blk(struct nvm_dev *dev, struct nvm_lun *vlun,
+				     unsigned long flags)
+{
+	return gen_lun_get_blk(to_gen_lun(vlun), flags);
+}
+
+static void gen_put_blk(struct nvm_dev *dev, struct nvm_block *blk)
+{
+	gen_lun_put_blk(to_gen_lun(blk->lun), blk);
+}
+
+static int gen_erase_blk(struct nvm_dev *dev, struct nvm_block *blk,
+			 unsigned long flags)
+{
+	struct ppa_addr ppa = nvm_blk_to_ppa(dev, blk);
+	int ret;
+
+	ret = nvm_erase_ppa(dev, ppa);
+	if (ret == -EIO)
+		gen_mark_blk(dev, ppa, NVM_BLK_T_GRWN_BAD);
+	return ret;
+}
+
+static struct nvm_lun *gen_get_lun(struct nvm_dev *dev, int lunid)
+{
+	struct gen_dev *gn = dev->mmp;
+
+	if (WARN_ON_ONCE(lunid < 0 || lunid >= gn->nr_luns))
+		return NULL;
+	return &gn->luns[lunid].vlun;
+}
+
+static int gen_reserve_lun(struct nvm_dev *dev, int begin, int end)
+{
+	struct gen_dev *gn = dev->mmp;
+	unsigned long flags;
+	int ret = 0;
+
+	if (WARN_ON_ONCE(begin < 0 || end < begin || end >= gn->nr_luns))
+		return -EINVAL;
+	spin_lock_irqsave(&gn->lock, flags);
+	if (find_next_bit(gn->reserved, end + 1, begin) <= end)
+		ret = -EBUSY;
+	else
+		bitmap_set(gn->reserved, begin, end - begin + 1);
+	spin_unlock_irqrestore(&gn->lock, flags);
+	return ret;
+}
+
+static void gen_release_lun(struct nvm_dev *dev, int begin, int end)
+{
+	struct gen_dev *gn = dev->mmp;
+	unsigned long flags;
+
+	if (WARN_ON_ONCE(begin < 0 || end < begin || end >= gn->nr_luns))
+		return;
+	spin_lock_irqsave(&gn->lock, flags);
+	WARN_ON_ONCE(find_next_zero_bit(gn->reserved, end + 1, begin) <= end);
+	bitmap_clear(gn->reserved, begin, end - begin + 1);
+	spin_unlock_irqrestore(&gn->lock, flags);
+}
+
+static void gen_free_blocks(struct nvm_dev *dev, u64 *nr_free, u64 *nr_bad)
+{
+	struct gen_dev *gn = dev->mmp;
+	unsigned long flags;
+	int i;
+
+	*nr_free = 0;
+	*nr_bad = 0;
+	for (i = 0; i < gn->nr_luns; i++) {
+		struct nvm_lun *vlun = &gn->luns[i].vlun;
+
+		spin_lock_irqsave(&vlun->lock, flags);
+		*nr_free += vlun->nr_free_blocks;
+		*nr_bad += vlun->nr_bad_blocks;
+		spin_unlock_irqrestore(&vlun->lock, flags);
+	}
+}
+
+/* Read and fold the table of LUN @i into @blks. */
+static int gen_read_bbt(struct nvm_dev *dev, int i, u8 *blks)
+{
+	const struct nvm_geo *geo = &dev->geo;
+	int ch = i / geo->luns_per_chnl, lun = i % geo->luns_per_chnl;
+	int ret;
+
+	ret = nvm_get_bb_tbl(dev, ch, lun, blks);
+	if (ret) {
+		pr_err("%s: could not read the bad block table of channel %d LUN %d: %d\n",
+		       dev->name, ch, lun, ret);
+		return ret;
+	}
+	ret = nvm_bb_tbl_fold(blks, geo->blks_per_lun, geo->nr_planes);
+	return ret < 0 ? ret : 0;
+}
+
+/* Erase and unmark the blocks of LUN @i per @flags, then reload its lists. */
+static int gen_factory_lun(struct gen_dev *gn, int i, u8 *blks, int flags)
+{
+	struct nvm_dev *dev = gn->dev;
+	struct gen_lun *lun = &gn->luns[i];
+	unsigned int blk;
+	int ret;
+
+	ret = gen_read_bbt(dev, i, blks);
+	if (ret)
+		return ret;
+	for (blk = 0; blk < lun->nr_blocks; blk++) {
+		struct ppa_addr ppa = { .ppa = 0 };
+		bool reset;
+
+		if (!gen_factory_action(blks[blk], flags, &reset))
+			continue;
+		ppa.g.ch = lun->vlun.chnl_id;
+		ppa.g.lun = lun->vlun.lun_id;
+		ppa.g.blk = blk;
+		ret = nvm_erase_ppa(dev, ppa);
+		if (ret == -EIO) {
+			pr_warn("%s: erase of block %u of channel %d LUN %d failed; marking it grown bad\n",
+				dev->name, blk, lun->vlun.chnl_id,
+				lun->vlun.lun_id);
+			ret = gen_set_blk_state(dev, ppa, NVM_BLK_T_GRWN_BAD);
+		} else if (!ret && reset) {
+			ret = gen_set_blk_state(dev, ppa, NVM_BLK_T_FREE);
+		}
+		if (ret)
+			return ret;
+	}
+	ret = gen_read_bbt(dev, i, blks);
+	if (ret)
+		return ret;
+	return gen_lun_reload(lun, blks);
+}
+
+static int gen_factory(struct nvm_dev *dev, int flags)
+{
+	struct gen_dev *gn = dev->mmp;
+	const struct nvm_geo *geo = &dev->geo;
+	unsigned long irqflags;
+	bool busy;
+	u8 *blks;
+	int i, ret = 0;
+
+	spin_lock_irqsave(&gn->lock, irqflags);
+	busy = !bitmap_empty(gn->reserved, gn->nr_luns);
+	spin_unlock_irqrestore(&gn->lock, irqflags);
+	if (busy) {
+		pr_err("%s: factory reset while LUNs are reserved by targets\n",
+		       dev->name);
+		return -EBUSY;
+	}
+	flush_work(&gn->mark_work);
+
+	blks = kvmalloc(geo->blks_per_lun * geo->nr_planes, GFP_KERNEL);
+	if (!blks)
+		return -ENOMEM;
+	for (i = 0; i < gn->nr_luns && !ret; i++)
+		ret = gen_factory_lun(gn, i, blks, flags);
+	kvfree(blks);
+	if (!ret)
+		pr_info("%s: factory reset done (flags 0x%x)\n", dev->name, flags);
+	return ret;
+}
+
+static void gen_free_luns(struct gen_dev *gn, int nr)
+{
+	while (nr--)
+		gen_lun_free(&gn->luns[nr]);
+}
+
+static int gen_register(struct nvm_dev *dev)
+{
+	const struct nvm_geo *geo = &dev->geo;
+	struct gen_dev *gn;
+	u64 nr_free = 0, nr_bad = 0;
+	u8 *blks;
+	int i, ret;
+
+	gn = kzalloc_node(sizeof(*gn), GFP_KERNEL, dev->node);
+	if (!gn)
+		return -ENOMEM;
+	gn->dev = dev;
+	gn->nr_luns = geo->nr_luns;
+	spin_lock_init(&gn->lock);
+	INIT_LIST_HEAD(&gn->marks);
+	INIT_WORK(&gn->mark_work, gen_mark_work);
+
+	gn->luns = kcalloc(gn->nr_luns, sizeof(*gn->luns), GFP_KERNEL);
+	if (!gn->luns) {
+		ret = -ENOMEM;
+		goto err_free_gn;
+	}
+	gn->reserved = bitmap_zalloc(gn->nr_luns, GFP_KERNEL);
+	if (!gn->reserved) {
+		ret = -ENOMEM;
+		goto err_free_luns_array;
+	}
+	blks = kvmalloc(geo->blks_per_lun * geo->nr_planes, GFP_KERNEL);
+	if (!blks) {
+		ret = -ENOMEM;
+		goto err_free_bitmap;
+	}
+
+	for (i = 0; i < gn->nr_luns; i++) {
+		ret = gen_read_bbt(dev, i, blks);
+		if (ret)
+			goto err_free_luns;
+		ret = gen_lun_init(&gn->luns[i], i, i / geo->luns_per_chnl,
+				   i % geo->luns_per_chnl, geo->blks_per_lun,
+				   blks);
+		if (ret)
+			goto err_free_luns;
+		nr_free += gn->luns[i].vlun.nr_free_blocks;
+		nr_bad += gn->luns[i].vlun.nr_bad_blocks;
+	}
+	kvfree(blks);
+
+	dev->mmp = gn;
+	pr_info("%s: %d LUNs, %llu free and %llu bad blocks\n",
+		dev->name, gn->nr_luns, nr_free, nr_bad);
+	return 0;
+
+err_free_luns:
+	gen_free_luns(gn, i);
+	kvfree(blks);
+err_free_bitmap:
+	bitmap_free(gn->reserved);
+err_free_luns_array:
+	kfree(gn->luns);
+err_free_gn:
+	kfree(gn);
+	return ret;
+}
+
+static void gen_unregister(struct nvm_dev *dev)
+{
+	struct gen_dev *gn = dev->mmp;
+
+	if (WARN_ON_ONCE(!gn))
+		return;
+	WARN_ON_ONCE(!bitmap_empty(gn->reserved, gn->nr_luns));
+	flush_work(&gn->mark_work);
+	gen_free_luns(gn, gn->nr_luns);
+	bitmap_free(gn->reserved);
+	kfree(gn->luns);
+	kfree(gn);
+	dev->mmp = NULL;
+}
+
+static struct nvm_mm_type gen_mm = {
+	.name		= "gennvm",
+	.version	= { 1, 0, 0 },
+	.register_mgr	= gen_register,
+	.unregister_mgr	= gen_unregister,
+	.get_blk	= gen_get_blk,
+	.put_blk	= gen_put_blk,
+	.erase_blk	= gen_erase_blk,
+	.mark_blk	= gen_mark_blk,
+	.get_lun	= gen_get_lun,
+	.reserve_lun	= gen_reserve_lun,
+	.release_lun	= gen_release_lun,
+	.factory	= gen_factory,
+	.free_blocks	= gen_free_blocks,
+	.owner		= THIS_MODULE,
+};
+
+static int __init gen_module_init(void)
+{
+	return nvm_register_mm(&gen_mm);
+}
+
+static void __exit gen_module_exit(void)
+{
+	nvm_unregister_mm(&gen_mm);
+}
+
+module_init(gen_module_init);
+module_exit(gen_module_exit);
+
+MODULE_DESCRIPTION("General media manager for Open-Channel SSDs (LightNVM)");
+MODULE_LICENSE("GPL");
+MODULE_VERSION("1.0.0");
+MODULE_ALIAS("nvm-mm-gennvm");

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * gennvm, the general media manager of LightNVM: per-device and per-LUN
+ * state (free, used and bad block lists, LUN reservations, pending bad
+ * block table updates) and the list logic shared with its KUnit suite.
+ */
+#ifndef _GENNVM_H
+#define _GENNVM_H
+
+#include <linux/lightnvm.h>
+#include <linux/workqueue.h>
+
+/**
+ * struct gen_lun - a LUN as gennvm keeps it
+ * @vlun: the part targets see; @vlun.lock protects the lists below,
+ *	the counters and the state of every block of the LUN. It is taken
+ *	with interrupts disabled (blocks are marked bad from completions).
+ * @free_list: blocks that may be handed out
+ * @used_list: blocks handed out to a target
+ * @bad_list: factory bad, grown bad, device-reserved and host-marked blocks
+ * @nr_used_blocks: blocks on @used_list
+ * @nr_blocks: blocks in the LUN
+ */
+struct gen_lun {
+	struct nvm_lun		vlun;
+	struct list_head	free_list;
+	struct list_head	used_list;
+	struct list_head	bad_list;
+	unsigned int		nr_used_blocks;
+	unsigned int		nr_blocks;
+};
+
+/**
+ * struct gen_dev - gennvm's state for one device (&nvm_dev.mmp)
+ * @dev: the device
+ * @nr_luns: LUNs of the device
+ * @luns: the LUNs, indexed by device LUN index
+ * @lock: protects @reserved and @marks; taken with interrupts disabled,
+ *	never together with a LUN lock
+ * @reserved: bitmap of the LUNs reserved by targets
+ * @marks: pending bad block table updates (&struct gen_mark)
+ * @mark_work: writes @marks to the device
+ */
+struct gen_dev {
+	struct nvm_dev		*dev;
+	int			nr_luns;
+	struct gen_lun		*luns;
+	spinlock_t		lock;	/* see above */
+	unsigned long		*reserved;
+	struct list_head	marks;
+	struct work_struct	mark_work;
+};
+
+#if IS_ENABLED(CONFIG_KUNIT)
+int gen_lun_init(struct gen_lun *lun, int id, int chnl_id, int lun_id,
+		 int nr_blks, const u8 *states);
+void gen_lun_free(struct gen_lun *lun);
+int gen_lun_reload(struct gen_lun *lun, const u8 *states);
+struct nvm_block *gen_lun_get_blk(struct gen_lun *lun, unsigned long flags);
+void gen_lun_put_blk(struct gen_lun *lun, struct nvm_block *blk);
+bool gen_lun_mark_bad(struct gen_lun *lun, unsigned int blkid);
+int gen_factory_action(u8 state, int flags, bool *reset);
+#endif
+
+#endif /* _GENNVM_H */
