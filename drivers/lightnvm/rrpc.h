@@ -38,12 +38,13 @@
 
 /*
  * Free blocks per LUN: user writes never take the last RRPC_GC_RSV
- * blocks (GC's own), GC starts when a LUN has at most RRPC_GC_LOW free
- * blocks and stops at RRPC_GC_HIGH. The capacity leaves RRPC_RSV_BLKS
- * blocks per LUN out: the free blocks GC holds at most plus one for the
- * unwritten parts of the two open blocks (user and GC).
+ * blocks, which the media manager keeps for GC (NVM_LUN_GC_RESERVE); GC
+ * starts when a LUN has at most RRPC_GC_LOW free blocks, one before user
+ * writes would stall, and stops at RRPC_GC_HIGH. The capacity leaves
+ * RRPC_RSV_BLKS blocks per LUN out: the free blocks GC holds at most plus
+ * one for the unwritten parts of the two open blocks (user and GC).
  */
-#define RRPC_GC_RSV		1
+#define RRPC_GC_RSV		NVM_LUN_GC_RESERVE
 #define RRPC_GC_LOW		(RRPC_GC_RSV + 1)
 #define RRPC_GC_HIGH		(RRPC_GC_RSV + 2)
 #define RRPC_RSV_BLKS		(RRPC_GC_HIGH + 1)

@@ -98,10 +98,10 @@ struct rrpc_block *rrpc_get_blk(struct rrpc_lun *rlun, bool gc)
 		atomic64_inc(&rrpc->stats.erases);
 		ret = nvm_erase_blk(rrpc->dev, blk);
 		if (ret) {
+			/* the media manager marked it grown bad: put retires it */
 			pr_err_ratelimited("%s: erase of block %u (LUN %d) failed (%d), retiring it\n",
 					   rrpc->disk->disk_name, blk->id,
 					   rlun->parent->id, ret);
-			nvm_mark_blk(rrpc->dev, rblk->ppa, NVM_BLK_T_GRWN_BAD);
 			nvm_put_blk(rrpc->dev, blk);
 			atomic64_inc(&rrpc->stats.grown_bad);
 			continue;

@@ -227,7 +227,9 @@ int rrpc_program(struct rrpc_lun *rlun, struct rrpc_unit *u, bool gc)
 		else
 			rlun->cur = NULL;
 		rblk->bad = true;
-		nvm_mark_blk(rrpc->dev, rblk->ppa, NVM_BLK_T_GRWN_BAD);
+		/* the core marks blocks of a reported program failure itself */
+		if (ret != -EIO || rqd->error != NVM_RSP_ERR_FAILWRITE)
+			nvm_mark_blk(rrpc->dev, rblk->ppa, NVM_BLK_T_GRWN_BAD);
 		atomic64_inc(&rrpc->stats.grown_bad);
 		rrpc_blk_close(rlun, rblk);
 		rrpc_gc_kick(rlun);

@@ -437,3 +437,4 @@ MODULE_AUTHOR("LightNVM port for Linux 6.1");
 MODULE_DESCRIPTION("rrpc: round-robin host FTL target for Open-Channel SSDs");
 MODULE_LICENSE("GPL");
 MODULE_VERSION("1.0.0");
+MODULE_ALIAS("nvm-tgt-rrpc");
