@@ -275,6 +275,7 @@ static long nvm_ioctl_dev_init(void __user *arg)
 	struct nvm_ioctl_dev_init init;
 	struct nvm_mm_type *mt;
 	struct nvm_dev *dev;
+	bool loaded = false;
 	long ret;
 
 	if (copy_from_user(&init, arg, sizeof(init)))
@@ -297,6 +298,7 @@ static long nvm_ioctl_dev_init(void __user *arg)
 		/* registering the manager may bind the device already */
 		request_module("nvm-mm-%s", init.mmtype);
 		mutex_lock(&nvm_lock);
+		loaded = true;
 	}
 	mt = nvm_find_mm(init.mmtype);
 	if (!mt) {
@@ -312,8 +314,8 @@ static long nvm_ioctl_dev_init(void __user *arg)
 		ret = -ENODEV;
 		goto out;
 	}
-	if (dev->mm == mt) {
-		ret = 0;	/* bound when the manager registered */
+	if (dev->mm == mt && loaded) {
+		ret = 0;	/* bound by the manager we just loaded */
 		goto out;
 	}
 	if (dev->mm) {

@@ -72,13 +72,20 @@ static int parse_uint(const char *s, unsigned long max, const char *what,
 	return 0;
 }
 
-/* Explain a failed control ioctl in the words of the operation. */
-static void ioctl_error(const char *op, const char *subject)
+/*
+ * Explain a failed control ioctl in the words of the operation: @hint, when
+ * not NULL, is what this errno means for this operation.
+ */
+static void ioctl_error_hint(const char *op, const char *subject,
+			     const char *hint)
 {
 	int err = errno;
 	const char *why;
 
-	switch (err) {
+	switch (hint ? -1 : err) {
+	case -1:
+		why = hint;
+		break;
 	case EPERM:
 	case EACCES:
 		why = "permission denied (CAP_SYS_ADMIN is required)";
@@ -109,6 +116,11 @@ static void ioctl_error(const char *op, const char *subject)
 	}
 	fprintf(stderr, "%s: %s%s%s failed: %s (errno %d)\n", prog, op,
 		subject ? " " : "", subject ? subject : "", why, err);
+}
+
+static void ioctl_error(const char *op, const char *subject)
+{
+	ioctl_error_hint(op, subject, NULL);
 }
 
 /* ------------------------------------------------------------------ info */
@@ -229,7 +241,7 @@ static int cmd_devices(int argc, char **argv)
 		    !read_attr(name, "num_pages", pg, sizeof(pg)))
 			snprintf(geo, sizeof(geo), "%sch x %slun x %spl x %sblk x %spg",
 				 ch, lun, pl, blk, pg);
-		if (d->bmname[0])
+		if (d->flags & NVM_DEVICE_ACTIVE)
 			snprintf(ver, sizeof(ver), "%u.%u.%u", d->bmversion[0],
 				 d->bmversion[1], d->bmversion[2]);
 		else
@@ -381,9 +393,40 @@ static int cmd_create(int argc, char **argv)
 	if (ret) {
 		char what[160];
 
+		char hint[256];
+		const char *h = hint;
+
 		snprintf(what, sizeof(what), "'%s' (type %s, LUNs %lu-%lu on %s)",
 			 name, type, begin, end, dev);
-		ioctl_error("create target", what);
+		switch (errno) {
+		case ENODEV:
+			snprintf(hint, sizeof(hint),
+				 "no device '%s' (see '%s devices')", dev, prog);
+			break;
+		case ENXIO:
+			snprintf(hint, sizeof(hint),
+				 "device '%s' is not bound to a media manager; run '%s init -d %s' first",
+				 dev, prog, dev);
+			break;
+		case EEXIST:
+			snprintf(hint, sizeof(hint),
+				 "a target or block device named '%s' already exists", name);
+			break;
+		case EBUSY:
+			snprintf(hint, sizeof(hint),
+				 "some of LUNs %lu-%lu already belong to another target ("
+				 SYSFS_CLASS "/%s/targets lists them)", begin, end, dev);
+			break;
+		case EINVAL:
+			snprintf(hint, sizeof(hint),
+				 "invalid argument: unknown target type '%s' (see '%s info'), LUNs outside the device (see '%s geometry -d %s'), or a bad name; the kernel log names the field",
+				 type, prog, prog, dev);
+			break;
+		default:
+			h = NULL;
+			break;
+		}
+		ioctl_error_hint("create target", what, h);
 	} else {
 		printf("Created target %s (type %s) on %s, LUNs %lu-%lu: /dev/%s\n",
 		       name, type, dev, begin, end, name);
@@ -448,7 +491,13 @@ static int cmd_remove(int argc, char **argv)
 	if (fd < 0)
 		return 1;
 	ret = ioctl(fd, NVM_DEV_REMOVE, &c);
-	if (ret)
+	if (ret && errno == ENODEV)
+		ioctl_error_hint("remove target", name,
+				 "no target of that name (remove takes the target name given to 'create -n', not a device name)");
+	else if (ret && errno == EBUSY)
+		ioctl_error_hint("remove target", name,
+				 "the target's block device is open or mounted; unmount or close it first");
+	else if (ret)
 		ioctl_error("remove target", name);
 	else
 		printf("Removed target %s\n", name);
@@ -513,7 +562,16 @@ static int cmd_init(int argc, char **argv)
 	if (fd < 0)
 		return 1;
 	ret = ioctl(fd, NVM_DEV_INIT, &c);
-	if (ret)
+	if (ret && errno == ENODEV)
+		ioctl_error_hint("init device", dev,
+				 "no such device (see 'lnvm devices')");
+	else if (ret && errno == EEXIST)
+		ioctl_error_hint("init device", dev,
+				 "the device is already bound to another media manager");
+	else if (ret && errno == EINVAL)
+		ioctl_error_hint("init device", dev,
+				 "unknown media manager, or bad argument (the kernel log names the field)");
+	else if (ret)
 		ioctl_error("init device", dev);
 	else
 		printf("Initialised %s with media manager %s\n", dev, mm);
@@ -586,7 +644,16 @@ static int cmd_factory(int argc, char **argv)
 	if (fd < 0)
 		return 1;
 	ret = ioctl(fd, NVM_DEV_FACTORY, &c);
-	if (ret)
+	if (ret && errno == ENODEV)
+		ioctl_error_hint("factory reset of", dev,
+				 "no such device (see 'lnvm devices')");
+	else if (ret && errno == ENXIO)
+		ioctl_error_hint("factory reset of", dev,
+				 "the device is not bound to a media manager; run 'lnvm init -d DEV' first");
+	else if (ret && errno == EBUSY)
+		ioctl_error_hint("factory reset of", dev,
+				 "the device has targets; remove them first");
+	else if (ret)
 		ioctl_error("factory reset of", dev);
 	else
 		printf("Factory reset of %s done (flags 0x%x)\n", dev, c.flags);
