@@ -94,9 +94,12 @@ DEFINE_SHOW_ATTRIBUTE(nvm_mem_memory);
  *                                   block, in target order (page, plane,
  *                                   sector), with a pattern from SEED
  *   read CH LUN BLK OFF NR SEED     read them back and compare
+ *   mark CH LUN BLK PL TYPE         set_bb_tbl of one (block, plane)
+ *   state CH LUN BLK PL             its entry in the bad block table
  *
  * and read the outcome: "error 0x<status> ppa_status 0x<bits> mismatch <n>"
- * (n: sectors read successfully whose data or OOB differ from the pattern).
+ * (n: sectors read successfully whose data or OOB differ from the pattern)
+ * for I/O, "state <NVM_BLK_T_*>" for mark and state.
  */
 static u64 nvm_mem_test_word(u32 seed, u64 ppa)
 {
@@ -211,6 +214,36 @@ err_free_ppas:
 	return ret;
 }
 
+static int nvm_mem_test_bbt(struct nvm_mem_dev *dev, bool mark, u32 ch,
+			    u32 lun, u32 blk, u32 pl, u32 type)
+{
+	struct nvm_mem_media *m = dev->media;
+	const struct nvm_mem_cfg *c = &m->cfg;
+	struct ppa_addr ppa;
+	u8 *blks;
+	int ret;
+
+	lockdep_assert_held(&dev->lock);
+	if (ch >= c->num_ch || lun >= c->num_lun || blk >= c->num_blk ||
+	    pl >= c->num_pln)
+		return -EINVAL;
+	ppa.ppa = nvm_mem_encode(&m->ppaf, ch, lun, blk, pl, 0, 0);
+	if (mark) {
+		ret = nvm_mem_media_set_bbt(m, &ppa, 1, type);
+		if (ret)
+			return ret;
+	}
+	blks = kmalloc(c->num_blk * c->num_pln, GFP_KERNEL);
+	if (!blks)
+		return -ENOMEM;
+	ret = nvm_mem_media_get_bbt(m, ppa.ppa, blks);
+	if (!ret)
+		snprintf(dev->test_result, sizeof(dev->test_result),
+			 "state %u\n", blks[blk * c->num_pln + pl]);
+	kfree(blks);
+	return ret;
+}
+
 static ssize_t nvm_mem_test_io_write(struct file *file, const char __user *ubuf,
 				     size_t count, loff_t *ppos)
 {
@@ -233,15 +266,20 @@ static ssize_t nvm_mem_test_io_write(struct file *file, const char __user *ubuf,
 		opcode = NVM_OP_PWRITE;
 	else if (n == 7 && !strcmp(op, "read"))
 		opcode = NVM_OP_PREAD;
+	else if ((n == 6 && !strcmp(op, "mark")) ||
+		 (n == 5 && !strcmp(op, "state")))
+		opcode = 0;
 	else
 		return -EINVAL;
 
 	mutex_lock(&dev->lock);
-	if (dev->power)
+	if (!dev->power)
+		ret = -ENODEV;
+	else if (!opcode)
+		ret = nvm_mem_test_bbt(dev, n == 6, ch, lun, blk, off, nr);
+	else
 		ret = nvm_mem_test_io_run(dev, opcode, ch, lun, blk, off, nr,
 					  seed);
-	else
-		ret = -ENODEV;
 	mutex_unlock(&dev->lock);
 	return ret ? ret : count;
 }

@@ -174,52 +174,13 @@ static int nvm_mem_erase_block(struct nvm_dev *ndev, struct nvm_rq *rqd)
 	return nvm_mem_queue(ndev, rqd, true);
 }
 
-/* No DMA in host memory: a "pool" only remembers its buffer size. */
-struct nvm_mem_pool {
-	size_t	size;
-};
-
-static void *nvm_mem_create_dma_pool(struct nvm_dev *ndev, const char *name,
-				     size_t size)
-{
-	struct nvm_mem_pool *pool = kmalloc(sizeof(*pool), GFP_KERNEL);
-
-	if (pool)
-		pool->size = size;
-	return pool;
-}
-
-static void nvm_mem_destroy_dma_pool(void *pool)
-{
-	kfree(pool);
-}
-
-static void *nvm_mem_dev_dma_alloc(struct nvm_dev *ndev, void *pool, gfp_t gfp,
-				   dma_addr_t *dma)
-{
-	struct nvm_mem_pool *p = pool;
-	void *buf = kmalloc(p->size, gfp);
-
-	if (buf)
-		*dma = (dma_addr_t)virt_to_phys(buf);
-	return buf;
-}
-
-static void nvm_mem_dev_dma_free(void *pool, void *vaddr, dma_addr_t dma)
-{
-	kfree(vaddr);
-}
-
 static const struct nvm_dev_ops nvm_mem_dev_ops = {
 	.identity		= nvm_mem_identity,
 	.get_bb_tbl		= nvm_mem_get_bb_tbl,
 	.set_bb_tbl		= nvm_mem_set_bb_tbl,
 	.submit_io		= nvm_mem_submit_io,
 	.erase_block		= nvm_mem_erase_block,
-	.create_dma_pool	= nvm_mem_create_dma_pool,
-	.destroy_dma_pool	= nvm_mem_destroy_dma_pool,
-	.dev_dma_alloc		= nvm_mem_dev_dma_alloc,
-	.dev_dma_free		= nvm_mem_dev_dma_free,
+	/* no DMA pool: the core's kmalloc() buffers do for host memory */
 	.max_phys_sect		= NVM_MEM_MAX_PHYS_SECT,
 };
 
@@ -265,10 +226,8 @@ int nvm_mem_power_on(struct nvm_mem_dev *dev)
 	if (!dev->wq)
 		goto err_destroy_pool;
 	ndev = nvm_alloc_dev(NUMA_NO_NODE);
-	if (IS_ERR_OR_NULL(ndev)) {
-		ret = ndev ? PTR_ERR(ndev) : -ENOMEM;
+	if (!ndev)
 		goto err_destroy_wq;
-	}
 	ndev->ops = &nvm_mem_dev_ops;
 	strscpy(ndev->name, dev->name, sizeof(ndev->name));
 	ndev->private_data = dev;
@@ -345,7 +304,8 @@ int nvm_mem_pull_plug(struct nvm_mem_dev *dev)
 {
 	lockdep_assert_held(&dev->lock);
 	if (!dev->power) {
-		pr_err("%s: cannot pull the plug: not powered on\n", dev->name);
+		pr_err("%s: unplugged: the device is not powered on\n",
+		       dev->name);
 		return -ENODEV;
 	}
 	atomic_set(&dev->media->unplugged, 1);
