@@ -169,18 +169,33 @@ static struct tgt_test *tgt_test_of(struct device *d)
 	return dev_to_disk(d)->queue->queuedata;
 }
 
-#define TGT_TEST_ATTR(_name)						\
-static ssize_t _name##_show(struct device *d,				\
-			    struct device_attribute *attr, char *buf)	\
-{									\
-	return sysfs_emit(buf, "%llu\n", (u64)tgt_test_of(d)->_name);	\
-}									\
-static DEVICE_ATTR_RO(_name)
+static ssize_t blocks_checked_show(struct device *d,
+				   struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%llu\n", tgt_test_of(d)->blocks_checked);
+}
+static DEVICE_ATTR_RO(blocks_checked);
 
-TGT_TEST_ATTR(blocks_checked);
-TGT_TEST_ATTR(bad_in_table);
-TGT_TEST_ATTR(erase_errors);
-TGT_TEST_ATTR(flags);
+static ssize_t bad_in_table_show(struct device *d,
+				 struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%llu\n", tgt_test_of(d)->bad_in_table);
+}
+static DEVICE_ATTR_RO(bad_in_table);
+
+static ssize_t erase_errors_show(struct device *d,
+				 struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%llu\n", tgt_test_of(d)->erase_errors);
+}
+static DEVICE_ATTR_RO(erase_errors);
+
+static ssize_t flags_show(struct device *d, struct device_attribute *attr,
+			  char *buf)
+{
+	return sysfs_emit(buf, "%u\n", tgt_test_of(d)->flags);
+}
+static DEVICE_ATTR_RO(flags);
 
 static struct attribute *tgt_test_attrs[] = {
 	&dev_attr_blocks_checked.attr,
