@@ -28,13 +28,19 @@ static inline struct rrpc_unit *rrpc_slot_unit(struct rrpc *rrpc, u32 slot)
 	return &rrpc->units[slot / rrpc->spp];
 }
 
-/* A unit is free for filling again once its writer and readers are done. */
+/*
+ * A unit is free for filling again once its writer and readers are done.
+ * Readers only take a reference while the map points into the unit, and
+ * the writer clears those entries before dropping its own: at zero nobody
+ * can find the unit any more.
+ */
 static void rrpc_unit_put(struct rrpc *rrpc, struct rrpc_unit *u)
 {
 	bool run;
 
-	if (!refcount_dec_and_lock(&u->ref, &rrpc->wb_lock))
+	if (!refcount_dec_and_test(&u->ref))
 		return;
+	spin_lock(&rrpc->wb_lock);
 	list_add(&u->list, &rrpc->wb_free);
 	rrpc->nr_free_units++;
 	run = rrpc->wb_starved;
