@@ -97,6 +97,11 @@ DEFINE_SHOW_ATTRIBUTE(nvm_mem_memory);
  *   mark CH LUN BLK PL TYPE         set_bb_tbl of one (block, plane)
  *   state CH LUN BLK PL             its entry in the bad block table
  *
+ * cerase, cwrite and cread do the same through the LightNVM core
+ * (nvm_erase_ppa(), nvm_submit_io_sync()), so through the device
+ * operations, the completion mode and nvm_end_io(); beware that the core
+ * marks the blocks of a failed program grown bad.
+ *
  * and read the outcome: "error 0x<status> ppa_status 0x<bits> mismatch <n>"
  * (n: sectors read successfully whose data or OOB differ from the pattern)
  * for I/O, "state <NVM_BLK_T_*>" for mark and state.
@@ -132,8 +137,31 @@ static bool nvm_mem_test_same(struct page *page, const u8 *oob, u32 oob_size,
 	return !memcmp(oob, scratch, oob_size);
 }
 
-static int nvm_mem_test_io_run(struct nvm_mem_dev *dev, u8 opcode, u32 ch,
-			       u32 lun, u32 blk, u32 off, u32 nr, u32 seed)
+/* Run one command on the media, or through the core if @core. */
+static int nvm_mem_test_io_exec(struct nvm_mem_dev *dev, struct nvm_rq *rqd,
+				bool core)
+{
+	int ret;
+
+	if (!core) {
+		nvm_mem_media_exec(dev->media, rqd, NVM_MEM_FAULT_FN, dev,
+				   GFP_KERNEL);
+		return 0;
+	}
+	if (rqd->opcode == NVM_OP_ERASE) {
+		ret = nvm_erase_ppa(dev->ndev, rqd->ppa_addr);
+		/* the core keeps the status to itself: -EIO means failed */
+		rqd->error = ret == -EIO ? NVM_RSP_ERR_FAILERASE : 0;
+		rqd->ppa_status = ret == -EIO;
+	} else {
+		ret = nvm_submit_io_sync(dev->ndev, rqd);
+	}
+	return ret == -EIO ? 0 : ret;
+}
+
+static int nvm_mem_test_io_run(struct nvm_mem_dev *dev, u8 opcode, bool core,
+			       u32 ch, u32 lun, u32 blk, u32 off, u32 nr,
+			       u32 seed)
 {
 	struct nvm_mem_media *m = dev->media;
 	const struct nvm_mem_cfg *c = &m->cfg;
@@ -144,6 +172,7 @@ static int nvm_mem_test_io_run(struct nvm_mem_dev *dev, u8 opcode, u32 ch,
 	struct bio *bio;
 	int i, mismatch = 0, ret = -ENOMEM;
 	u8 *meta, scratch[NVM_MEM_MAX_OOB];
+	u64 *dppa;
 
 	lockdep_assert_held(&dev->lock);
 	if (ch >= c->num_ch || lun >= c->num_lun || blk >= c->num_blk ||
@@ -154,9 +183,12 @@ static int nvm_mem_test_io_run(struct nvm_mem_dev *dev, u8 opcode, u32 ch,
 	ppas = kcalloc(nr, sizeof(*ppas), GFP_KERNEL);
 	if (!ppas)
 		return -ENOMEM;
+	dppa = kcalloc(nr, sizeof(*dppa), GFP_KERNEL);
+	if (!dppa)
+		goto err_free_ppas;
 	pages = kcalloc(nr, sizeof(*pages), GFP_KERNEL);
 	if (!pages)
-		goto err_free_ppas;
+		goto err_free_dppa;
 	meta = kcalloc(nr, c->oob_size, GFP_KERNEL);
 	if (!meta)
 		goto err_free_pages;
@@ -165,18 +197,28 @@ static int nvm_mem_test_io_run(struct nvm_mem_dev *dev, u8 opcode, u32 ch,
 		goto err_free_meta;
 	bio_init(bio, NULL, bio->bi_inline_vecs, nr, 0);
 	for (i = 0; i < nr; i++) {
-		u32 o = off + i;
+		u32 o = off + i, pl = (o / c->sec_per_pg) % c->num_pln;
+		u32 pg = o / sec_per_pl, sec = o % c->sec_per_pg;
 
 		pages[i] = alloc_page(GFP_KERNEL | __GFP_ZERO);
 		if (!pages[i])
 			goto err_free_bio;
 		bio_add_page(bio, pages[i], NVM_MEM_SEC_SIZE, 0);
-		ppas[i].ppa = nvm_mem_encode(&m->ppaf, ch, lun, blk,
-					     (o / c->sec_per_pg) % c->num_pln,
-					     o / sec_per_pl, o % c->sec_per_pg);
+		/* the pattern follows the device address, whatever the path */
+		dppa[i] = nvm_mem_encode(&m->ppaf, ch, lun, blk, pl, pg, sec);
+		if (core) {
+			ppas[i].g.ch = ch;
+			ppas[i].g.lun = lun;
+			ppas[i].g.blk = blk;
+			ppas[i].g.pl = pl;
+			ppas[i].g.pg = pg;
+			ppas[i].g.sec = sec;
+		} else {
+			ppas[i].ppa = dppa[i];
+		}
 		if (opcode == NVM_OP_PWRITE)
 			nvm_mem_test_fill(pages[i], meta + i * c->oob_size,
-					  c->oob_size, seed, ppas[i].ppa);
+					  c->oob_size, seed, dppa[i]);
 	}
 	rqd.opcode = opcode;
 	rqd.nr_ppas = opcode == NVM_OP_ERASE ? 1 : nr;
@@ -188,17 +230,18 @@ static int nvm_mem_test_io_run(struct nvm_mem_dev *dev, u8 opcode, u32 ch,
 		rqd.bio = bio;
 		rqd.meta_list = meta;
 	}
-	nvm_mem_media_exec(m, &rqd, NVM_MEM_FAULT_FN, dev, GFP_KERNEL);
+	ret = nvm_mem_test_io_exec(dev, &rqd, core);
+	if (ret)
+		goto err_free_bio;
 
 	for (i = 0; opcode == NVM_OP_PREAD && i < nr; i++)
 		if (!(rqd.ppa_status & BIT_ULL(i)) &&
 		    !nvm_mem_test_same(pages[i], meta + i * c->oob_size,
-				       c->oob_size, seed, ppas[i].ppa, scratch))
+				       c->oob_size, seed, dppa[i], scratch))
 			mismatch++;
 	snprintf(dev->test_result, sizeof(dev->test_result),
 		 "error 0x%x ppa_status 0x%llx mismatch %d\n", rqd.error,
 		 rqd.ppa_status, mismatch);
-	ret = 0;
 
 err_free_bio:
 	for (i = 0; i < nr && pages[i]; i++)
@@ -209,6 +252,8 @@ err_free_meta:
 	kfree(meta);
 err_free_pages:
 	kfree(pages);
+err_free_dppa:
+	kfree(dppa);
 err_free_ppas:
 	kfree(ppas);
 	return ret;
@@ -249,7 +294,8 @@ static ssize_t nvm_mem_test_io_write(struct file *file, const char __user *ubuf,
 {
 	struct nvm_mem_dev *dev = file->private_data;
 	u32 ch, lun, blk, off = 0, nr = 1, seed = 0;
-	char buf[96], op[8];
+	char buf[96], op[8], *cmd;
+	bool core;
 	u8 opcode;
 	int n, ret;
 
@@ -260,14 +306,17 @@ static ssize_t nvm_mem_test_io_write(struct file *file, const char __user *ubuf,
 	buf[count] = 0;
 	n = sscanf(buf, "%7s %u %u %u %u %u %u", op, &ch, &lun, &blk, &off,
 		   &nr, &seed);
-	if (n == 4 && !strcmp(op, "erase"))
+	/* "c" in front: through the core (cwrite, cread, cerase) */
+	core = op[0] == 'c';
+	cmd = op + core;
+	if (n == 4 && !strcmp(cmd, "erase"))
 		opcode = NVM_OP_ERASE;
-	else if (n == 7 && !strcmp(op, "write"))
+	else if (n == 7 && !strcmp(cmd, "write"))
 		opcode = NVM_OP_PWRITE;
-	else if (n == 7 && !strcmp(op, "read"))
+	else if (n == 7 && !strcmp(cmd, "read"))
 		opcode = NVM_OP_PREAD;
-	else if ((n == 6 && !strcmp(op, "mark")) ||
-		 (n == 5 && !strcmp(op, "state")))
+	else if (!core && ((n == 6 && !strcmp(op, "mark")) ||
+			   (n == 5 && !strcmp(op, "state"))))
 		opcode = 0;
 	else
 		return -EINVAL;
@@ -278,8 +327,8 @@ static ssize_t nvm_mem_test_io_write(struct file *file, const char __user *ubuf,
 	else if (!opcode)
 		ret = nvm_mem_test_bbt(dev, n == 6, ch, lun, blk, off, nr);
 	else
-		ret = nvm_mem_test_io_run(dev, opcode, ch, lun, blk, off, nr,
-					  seed);
+		ret = nvm_mem_test_io_run(dev, opcode, core, ch, lun, blk, off,
+					  nr, seed);
 	mutex_unlock(&dev->lock);
 	return ret ? ret : count;
 }

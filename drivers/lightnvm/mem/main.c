@@ -239,10 +239,6 @@ int nvm_mem_power_on(struct nvm_mem_dev *dev)
 	}
 	dev->ndev = ndev;
 	dev->power = true;
-	pr_info("%s: %u ch x %u LUNs, %u planes, %u blocks, %u pages, %u sectors per page, %u OOB bytes\n",
-		dev->name, dev->cfg.num_ch, dev->cfg.num_lun, dev->cfg.num_pln,
-		dev->cfg.num_blk, dev->cfg.num_pg, dev->cfg.sec_per_pg,
-		dev->cfg.oob_size);
 	return 0;
 
 err_free_ndev:
