@@ -7,8 +7,24 @@
 RRPC_CFS=/sys/kernel/config/nvm_mem
 RRPC_DBG=/sys/kernel/debug/nvm_mem
 
+# _rrpc_reset: undo what an earlier (failed) test of the boot left: mounts,
+# rrpc targets, configfs devices. Tests of a group share one boot.
+_rrpc_reset() {
+	grep -q " /mnt " /proc/mounts && umount /mnt
+	for _t in /sys/block/rrpc*; do
+		[ -e "$_t" ] && lnvm remove -n "${_t##*/}" 2>/dev/null
+	done
+	for _d in "$RRPC_CFS"/*; do
+		[ -d "$_d" ] || continue
+		echo 0 > "$_d/power" 2>/dev/null
+		rmdir "$_d" 2>/dev/null
+	done
+	return 0
+}
+
 # _rrpc_load: the LightNVM stack, without nvm_mem's default device.
 _rrpc_load() {
+	_rrpc_reset
 	_modprobe lightnvm || return 1
 	_modprobe gennvm || return 1
 	_modprobe rrpc || return 1
