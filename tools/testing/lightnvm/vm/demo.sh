@@ -37,9 +37,7 @@ echo "modules: $(lsmod | awk 'NR > 1 && /nvm|rrpc/ {print $1}' | tr '\n' ' ')"
 
 step "devices"
 lnvm devices || die "lnvm devices"
-lnvm info 2>/dev/null | sed -n '1,12p' || true
-geo=/sys/class/lightnvm/nvm_mem0
-[ -d /sys/class/lightnvm/nvm_mem0 ] || die "no nvm_mem0 registered"
+lnvm geometry -d nvm_mem0 || die "lnvm geometry"
 
 step "creating rrpc0 on LUNs 0-3 (ext4) and rrpc1 on LUN 4 (fio, over-provisioning 25%)"
 _rrpc_create nvm_mem0 rrpc0 0 3 || die "create rrpc0"
@@ -108,7 +106,7 @@ waf=$(_rrpc_ratio $d $u)
 alpha=1.25
 model=$(_rrpc_model $alpha 512)
 cat <<EOF
-device       nvm_mem0: $(lnvm devices 2>/dev/null | grep nvm_mem0 | head -n 1)
+device       $(lnvm devices 2>/dev/null | awk '$1 == "nvm_mem0"' | tr -s ' ')
 targets      rrpc0: LUNs 0-3, ext4 with $nfiles files verified after remount
              rrpc1: LUN 4, $((cap >> 20)) MiB, over-provisioning 25%
 fio          sequential write  $seq_bw
