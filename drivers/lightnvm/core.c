@@ -80,7 +80,8 @@ struct nvm_tgt_type *nvm_find_tgt_type(const char *name)
  * @dev: registered device, not bound
  * @mt: registered media manager
  *
- * Holds a reference on @mt's module while bound.
+ * No module reference is kept: a manager unbinds its devices when it
+ * unregisters (nvm_unregister_mm()), and each target pins its manager.
  *
  * Context: process, nvm_lock held.
  * Return: 0, -ENODEV if @mt's module is going away, or the manager's error.
@@ -95,10 +96,9 @@ int nvm_bind_mm(struct nvm_dev *dev, struct nvm_mm_type *mt)
 	if (!try_module_get(mt->owner))
 		return -ENODEV;
 	ret = mt->register_mgr(dev);
-	if (ret) {
-		module_put(mt->owner);
+	module_put(mt->owner);
+	if (ret)
 		return ret;
-	}
 	dev->mm = mt;
 	pr_info("%s: bound to media manager %s\n", dev->name, mt->name);
 	return 0;
@@ -121,7 +121,7 @@ void nvm_unbind_mm(struct nvm_dev *dev)
 	mt->unregister_mgr(dev);
 	dev->mm = NULL;
 	dev->mmp = NULL;
-	module_put(mt->owner);
+	pr_info("%s: unbound from media manager %s\n", dev->name, mt->name);
 }
 
 /* Bind @dev to the first registered manager that takes it. */

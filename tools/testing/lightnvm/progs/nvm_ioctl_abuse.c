@@ -219,7 +219,7 @@ static void info_cases(const char *type)
 		       info->version[0], info->version[1], info->version[2]);
 		report(info->tgtsize <= NVM_TTYPE_MAX, "INFO tgtsize %u <= %d",
 		       info->tgtsize, NVM_TTYPE_MAX);
-		for (i = 0; i < info->tgtsize && i < NVM_TTYPE_MAX; i++)
+		for (i = 0; type && i < info->tgtsize && i < NVM_TTYPE_MAX; i++)
 			if (!strncmp(info->tgts[i].tgtname, type,
 				     NVM_TTYPE_NAME_MAX))
 				found = 1;
