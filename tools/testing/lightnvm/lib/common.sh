@@ -40,3 +40,29 @@ _unload() {
 		rmmod "$m" || { _fail "rmmod $m failed"; return 1; }
 	done
 }
+
+# _lnvm_reset: start from a clean slate: remove every LightNVM target and
+# unload every module that depends on the core (recursively), then the
+# core itself. For tests that load modules with their own parameters, so
+# that what an earlier test left loaded does not change their meaning.
+_lnvm_reset() {
+	local d t rest m i
+	for d in /sys/class/lightnvm/*/targets; do
+		[ -f "$d" ] || continue
+		while read -r t rest; do
+			[ -n "$t" ] && lnvm remove -n "$t" >/dev/null 2>&1
+		done < "$d"
+	done
+	i=0
+	while [ -d /sys/module/lightnvm ] && [ $i -lt 5 ]; do
+		for m in $(ls /sys/module/lightnvm/holders 2>/dev/null); do
+			for d in $(ls /sys/module/$m/holders 2>/dev/null); do
+				rmmod "$d" 2>/dev/null
+			done
+			rmmod "$m" 2>/dev/null
+		done
+		rmmod lightnvm 2>/dev/null
+		i=$((i + 1))
+	done
+	[ ! -d /sys/module/lightnvm ] || { _fail "cannot unload lightnvm"; return 1; }
+}
