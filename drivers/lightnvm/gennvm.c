@@ -470,14 +470,18 @@ static int gen_factory_lun(struct gen_dev *gn, int i, u8 *blks, int flags)
 		ppa.g.ch = lun->vlun.chnl_id;
 		ppa.g.lun = lun->vlun.lun_id;
 		ppa.g.blk = blk;
+		/* unmark first: a device may refuse to erase a bad block */
+		if (reset) {
+			ret = gen_set_blk_state(dev, ppa, NVM_BLK_T_FREE);
+			if (ret)
+				return ret;
+		}
 		ret = nvm_erase_ppa(dev, ppa);
 		if (ret == -EIO) {
 			pr_warn("%s: erase of block %u of channel %d LUN %d failed; marking it grown bad\n",
 				dev->name, blk, lun->vlun.chnl_id,
 				lun->vlun.lun_id);
 			ret = gen_set_blk_state(dev, ppa, NVM_BLK_T_GRWN_BAD);
-		} else if (!ret && reset) {
-			ret = gen_set_blk_state(dev, ppa, NVM_BLK_T_FREE);
 		}
 		if (ret)
 			return ret;

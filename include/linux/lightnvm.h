@@ -97,9 +97,21 @@ enum {
 
 /**
  * struct nvm_addr_format - where each address field sits in a device address
+ * @ch_offset: bit offset of the channel
+ * @ch_len: bits of the channel
+ * @lun_offset: bit offset of the LUN within its channel
+ * @lun_len: bits of the LUN
+ * @pln_offset: bit offset of the plane
+ * @pln_len: bits of the plane
+ * @blk_offset: bit offset of the block
+ * @blk_len: bits of the block
+ * @pg_offset: bit offset of the page
+ * @pg_len: bits of the page
+ * @sect_offset: bit offset of the sector within its page
+ * @sect_len: bits of the sector
+ * @res: reserved, completes the 16 bytes of the on-wire layout
  *
  * Offsets and lengths in bits, as reported in the identity (``ppaf``).
- * The four reserved bytes complete the 16 bytes of the on-wire layout.
  */
 struct nvm_addr_format {
 	u8	ch_offset;
