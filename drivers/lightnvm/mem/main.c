@@ -44,12 +44,15 @@ MODULE_PARM_DESC(factory_bad, "Factory bad (block, plane) entries per device. De
 module_param_named(bb_seed, nvm_mem_params.bb_seed, uint, 0444);
 MODULE_PARM_DESC(bb_seed, "Seed choosing the factory bad blocks. Default: 1");
 
-u32 nvm_mem_completion_mode = NVM_MEM_COMPL_WQ;
+static u32 nvm_mem_completion_mode = NVM_MEM_COMPL_WQ;
 module_param_named(completion_mode, nvm_mem_completion_mode, uint, 0444);
 MODULE_PARM_DESC(completion_mode, "0: execute and complete in the submitter's context, 1: from a workqueue, in submission order. Default: 1");
 
-/* Protects nvm_mem_devs (the list and the names on it). */
-DEFINE_MUTEX(nvm_mem_lock);
+/*
+ * Protects nvm_mem_devs (the list and the names on it). Never held together
+ * with an instance's lock, nor across calls into the core.
+ */
+static DEFINE_MUTEX(nvm_mem_lock);
 static LIST_HEAD(nvm_mem_devs);
 struct dentry *nvm_mem_dbg_root;
 

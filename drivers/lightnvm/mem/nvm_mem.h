@@ -195,10 +195,11 @@ void nvm_mem_bio_copy(struct bio *bio, struct bvec_iter *iter, void *buf,
  * @list: on the global list of instances, under nvm_mem_lock
  * @name: name it registers under with the core
  * @lock: protects @cfg, @completion_mode, @media (the pointer), @ndev,
- *	@wq, @cmd_pool and @power. Taken after nvm_mem_lock when both are
- *	held, and before the core's locks (it is held across nvm_register()
- *	and nvm_unregister()). Never taken on the I/O path, which relies on
- *	these fields not changing while the device is registered.
+ *	@wq, @cmd_pool and @power. Never held together with nvm_mem_lock;
+ *	taken before the core's locks (it is held across nvm_register() and
+ *	nvm_unregister()). Never taken on the I/O path or in the device
+ *	operations, which rely on these fields not changing while the device
+ *	is registered.
  * @cfg: geometry and media options; fixed once @media exists
  * @completion_mode: %NVM_MEM_COMPL_INLINE or %NVM_MEM_COMPL_WQ
  * @media: NAND state; created at the first power-on, kept across power
@@ -240,9 +241,7 @@ struct nvm_mem_dev {
 };
 
 /* main.c */
-extern struct mutex nvm_mem_lock;
 extern struct dentry *nvm_mem_dbg_root;
-extern u32 nvm_mem_completion_mode;
 struct nvm_mem_dev *nvm_mem_dev_create(const char *name, bool configfs);
 void nvm_mem_dev_destroy(struct nvm_mem_dev *dev);
 int nvm_mem_power_on(struct nvm_mem_dev *dev);
