@@ -21,8 +21,10 @@ t0=$(now)
 fio_bw() {
 	sed -En 's/.*(READ|WRITE): bw=([^ ]*) .*/\2/p' "$1" | head -n 1
 }
+# fio_iops FILE: IOPS as a plain number (fio prints e.g. 812 or 1.2k)
 fio_iops() {
-	sed -n 's/.*IOPS=\([^,]*\),.*/\1/p' "$1" | head -n 1
+	sed -n 's/.*IOPS=\([^,]*\),.*/\1/p' "$1" | head -n 1 |
+		awk '/k$/ { sub(/k$/, ""); $0 = $0 * 1000 } { printf "%d\n", $0 }'
 }
 
 step "kernel"
@@ -67,6 +69,13 @@ umount /mnt
 
 step "fio on rrpc1"
 cap=$(_rrpc_bytes rrpc1)
+echo "random 4 KiB writes of $((cap >> 22)) MiB on the empty target (iodepth 16, no GC needed)"
+fio --name=rw0 --filename=/dev/rrpc1 --ioengine=libaio --direct=1 --bs=4k \
+	--iodepth=16 --rw=randwrite --io_size=$((cap / 4)) --randseed=3 \
+	--output=/tmp/rw0.out || die "fio randwrite (empty)"
+rw0_bw=$(fio_bw /tmp/rw0.out)
+rw0_iops=$(fio_iops /tmp/rw0.out)
+echo "  $rw0_bw ($rw0_iops IOPS)"
 echo "sequential fill of $((cap >> 20)) MiB (128 KiB writes)"
 DEV=/dev/rrpc1 LOOPS=1 fio --output=/tmp/seq.out /lnvm/fio/rrpc-seq.fio || die "fio seq"
 seq_bw=$(fio_bw /tmp/seq.out)
@@ -74,7 +83,8 @@ echo "  $seq_bw"
 u0=$(_rrpc_stat rrpc1 user_sectors_written)
 d0=$(_rrpc_devstat nvm_mem0 media_write_sectors)
 m0=$(_rrpc_stat rrpc1 gc_sectors_moved)
-echo "random 4 KiB overwrites of $((cap >> 20)) MiB (iodepth 16): GC now has to work"
+v0=$(_rrpc_stat rrpc1 gc_victims)
+echo "random 4 KiB overwrites of $((cap >> 20)) MiB on the full target (iodepth 16): GC at work"
 DEV=/dev/rrpc1 BYTES=$cap fio --output=/tmp/rand.out /lnvm/fio/rrpc-rand.fio || die "fio randwrite"
 rw_bw=$(fio_bw /tmp/rand.out)
 rw_iops=$(fio_iops /tmp/rand.out)
@@ -82,13 +92,15 @@ echo "  $rw_bw ($rw_iops IOPS)"
 u=$(( $(_rrpc_stat rrpc1 user_sectors_written) - u0 ))
 d=$(( $(_rrpc_devstat nvm_mem0 media_write_sectors) - d0 ))
 m=$(( $(_rrpc_stat rrpc1 gc_sectors_moved) - m0 ))
-echo "random 4 KiB reads"
+v=$(( $(_rrpc_stat rrpc1 gc_victims) - v0 ))
+echo "random 4 KiB reads of $((cap >> 22)) MiB"
 fio --name=rr --filename=/dev/rrpc1 --ioengine=libaio --direct=1 --bs=4k \
 	--iodepth=16 --rw=randread --io_size=$((cap / 4)) --randseed=5 \
 	--output=/tmp/rr.out || die "fio randread"
 rr_bw=$(fio_bw /tmp/rr.out)
 rr_iops=$(fio_iops /tmp/rr.out)
 echo "  $rr_bw ($rr_iops IOPS)"
+ratio=$(_rrpc_ratio "$rw_iops" "$rw0_iops")
 
 step "removing the targets"
 lnvm remove -n rrpc1 || die "remove rrpc1"
@@ -109,11 +121,14 @@ cat <<EOF
 device       $(lnvm devices 2>/dev/null | awk '$1 == "nvm_mem0"' | tr -s ' ')
 targets      rrpc0: LUNs 0-3, ext4 with $nfiles files verified after remount
              rrpc1: LUN 4, $((cap >> 20)) MiB, over-provisioning 25%
-fio          sequential write  $seq_bw
-             random write 4K   $rw_bw ($rw_iops IOPS), GC active
-             random read 4K    $rr_bw ($rr_iops IOPS)
-GC           random phase: $u user sectors, $d programmed, $m moved by GC
-             write amplification $waf (greedy model at alpha 1.25: $model;
-             a single pass from a full sequential fill stays below it)
+fio          random write 4K, empty   $rw0_bw ($rw0_iops IOPS)
+             sequential write 128K    $seq_bw
+             random write 4K, full    $rw_bw ($rw_iops IOPS), GC active
+             random read 4K           $rr_bw ($rr_iops IOPS)
+             random write IOPS with GC / without: $ratio
+GC           while overwriting: $u user sectors, $d programmed (device
+             counter), $v blocks reclaimed, $m sectors moved
+             write amplification $waf; greedy model at alpha 1.25: $model
+             (steady state; this single pass after a fill starts below it)
 time         $(awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%d s\n", b - a }')
 EOF
