@@ -84,7 +84,10 @@ mods() {
 	# that tests on the stock kernel can drive the QEMU NVMe/OCSSD device.
 	if [ "$flavor" = stock ]; then
 		for rel in "$stage"/lib/modules/*; do
-			modprobe -S "$(basename "$rel")" --show-depends nvme 2>/dev/null |
+			# configfs: nvm_mem's instances (a module in Debian)
+			for m in nvme configfs; do
+				modprobe -S "$(basename "$rel")" --show-depends $m 2>/dev/null
+			done |
 				awk '$1 == "insmod" { print $2 }' | sort -u |
 				while read -r ko; do
 					mkdir -p "$stage$(dirname "$ko")"

@@ -148,8 +148,8 @@ ocssd_set_bbt() {
 	_ocssd_status "$OCSSD_TMP/err"
 }
 
-# ocssd_pattern SEED SEC FILE: the data of sector SEC for a test run SEED.
-ocssd_pattern() {
+# ocssd_data SEED SEC FILE: the data of sector SEC for a test run SEED.
+ocssd_data() {
 	yes "lightnvm ocssd seed=$1 sector=$2" | head -c "$OC_CSECS" >"$3"
 }
 
@@ -157,4 +157,23 @@ ocssd_pattern() {
 ocssd_oob() {
 	{ printf 'S%07dO%08d' "$(($1 % 10000000))" "$2"; head -c "$OC_SOS" /dev/zero; } |
 		head -c "$OC_SOS" >"$3"
+}
+
+# ocssd_wait_lnvm DEV: wait for DEV to be registered with LightNVM.
+ocssd_wait_lnvm() {
+	local i=0
+	while [ ! -d "/sys/class/lightnvm/$1" ] && [ $i -lt 50 ]; do
+		sleep 0.2
+		i=$((i + 1))
+	done
+	[ -d "/sys/class/lightnvm/$1" ] || { _fail "$1 not registered with LightNVM"; return 1; }
+}
+
+# ocssd_ctrl_by_serial SERIAL: the controller (nvmeN) with that serial.
+ocssd_ctrl_by_serial() {
+	local c
+	for c in /sys/class/nvme/nvme*; do
+		[ "$(cat "$c/serial" 2>/dev/null | tr -d ' ')" = "$1" ] && { basename "$c"; return 0; }
+	done
+	return 1
 }

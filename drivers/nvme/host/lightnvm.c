@@ -1,0 +1,770 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * NVMe support for Open-Channel SSDs 1.2 (LightNVM).
+ *
+ * This file owns the open-channel namespaces of the NVMe host driver: it
+ * recognises them (PCI vendor/device of an open-channel controller and
+ * Identify Namespace vs[0] == 1), registers them with the LightNVM core
+ * instead of exposing a disk, and implements &struct nvm_dev_ops with the
+ * Open-Channel SSD 1.2 vendor commands: admin Identity (0xe2) with its
+ * conversion to &struct nvm_id, Get/Set Bad Block Table (0xf2/0xf1), and
+ * the vector erase, write and read I/O commands (0x90/0x91/0x92) with their
+ * address lists and per-sector out-of-band metadata in DMA buffers.
+ *
+ * Physical commands reuse the generic layout of an NVMe command: the first
+ * address or the bus address of the address list (spba) in dwords 10-11,
+ * the 0-based address count in the low half of dword 12 and the control
+ * flags in its high half, and the metadata pointer for the OOB bytes. The
+ * completion's status is the Open-Channel status (e.g. 0x42ff for an empty
+ * page) and its result dwords 0-1 a bitmap of the failed addresses.
+ *
+ * The core may start I/O from any context (targets do from ->queue_rq), so
+ * commands are queued without sleeping; one that would have to wait for a
+ * request (all tags busy, or the queue frozen during a controller reset)
+ * is handed to a work item instead of failing.
+ */
+
+#include <linux/nvme.h>
+#include <linux/pci.h>
+#include <linux/bio.h>
+#include <linux/blk-mq.h>
+#include <linux/dmapool.h>
+#include <linux/lightnvm.h>
+
+#include "nvme.h"
+
+#define PCI_VENDOR_ID_CNEX		0x1d1d
+#define PCI_DEVICE_ID_CNEX_QEMU		0x1f1f	/* the QEMU OCSSD emulation */
+#define PCI_DEVICE_ID_CNEX_WL		0x2807	/* CNEX hardware */
+
+#define NVME_NVM_ID_SIZE		4096
+#define NVME_NVM_BIO_POOL		16
+
+/* Open-Channel SSD 1.2 identity, as sent by the device */
+struct nvme_nvm_addr_format {
+	__u8	ch_offset;
+	__u8	ch_len;
+	__u8	lun_offset;
+	__u8	lun_len;
+	__u8	pln_offset;
+	__u8	pln_len;
+	__u8	blk_offset;
+	__u8	blk_len;
+	__u8	pg_offset;
+	__u8	pg_len;
+	__u8	sect_offset;
+	__u8	sect_len;
+	__u8	res[4];
+} __packed;
+
+struct nvme_nvm_id_group {
+	__u8	mtype;
+	__u8	fmtype;
+	__le16	res16;
+	__u8	num_ch;
+	__u8	num_lun;
+	__u8	num_pln;
+	__u8	rsvd1;
+	__le16	num_blk;
+	__le16	num_pg;
+	__le16	fpg_sz;
+	__le16	csecs;
+	__le16	sos;
+	__le16	rsvd2;
+	__le32	trdt;
+	__le32	trdm;
+	__le32	tprt;
+	__le32	tprm;
+	__le32	tbet;
+	__le32	tbem;
+	__le32	mpos;
+	__le32	mccap;
+	__le16	cpar;
+	__u8	reserved[906];
+} __packed;
+
+struct nvme_nvm_id {
+	__u8				ver_id;
+	__u8				vmnt;
+	__u8				cgrps;
+	__u8				res;
+	__le32				cap;
+	__le32				dom;
+	struct nvme_nvm_addr_format	ppaf;
+	__u8				resv[228];
+	struct nvme_nvm_id_group	groups[4];
+} __packed;
+
+/* Bad block table, as sent by the device: a header, then one byte per block and plane */
+struct nvme_nvm_bb_tbl {
+	__u8	tblid[4];
+	__le16	verid;
+	__le16	revid;
+	__le32	rvsd1;
+	__le32	tblks;
+	__le32	tfact;
+	__le32	tgrown;
+	__le32	tdresv;
+	__le32	thresv;
+	__le32	rsvd2[8];
+	__u8	blk[];
+} __packed;
+
+static_assert(sizeof(struct nvme_nvm_addr_format) == 16);
+static_assert(sizeof(struct nvme_nvm_id_group) == 960);
+static_assert(sizeof(struct nvme_nvm_id) == NVME_NVM_ID_SIZE);
+static_assert(sizeof(struct nvme_nvm_bb_tbl) == 64);
+
+/**
+ * struct nvme_nvm - an open-channel namespace registered with LightNVM
+ * @ns: the namespace; its request queue carries the I/O commands
+ * @dev: the LightNVM device
+ * @bs: clones of the core's bios, one per data command in flight
+ * @lock: protects @deferred and @nr_deferred
+ * @deferred: commands that could not be queued without sleeping, in
+ *	submission order, for @work to queue
+ * @nr_deferred: commands taken for deferral and not queued yet; while it
+ *	is not zero, new commands queue up behind them
+ * @work: queues the deferred commands, sleeping for a request if need be
+ */
+struct nvme_nvm {
+	struct nvme_ns		*ns;
+	struct nvm_dev		*dev;
+	struct bio_set		bs;
+	spinlock_t		lock;	/* protects deferred, nr_deferred */
+	struct list_head	deferred;
+	unsigned int		nr_deferred;
+	struct work_struct	work;
+};
+
+/**
+ * struct nvme_nvm_deferred - a command waiting for a request
+ * @list: on &nvme_nvm.deferred
+ * @rqd: the core's request
+ * @cmd: the NVMe command built for it
+ */
+struct nvme_nvm_deferred {
+	struct list_head	list;
+	struct nvm_rq		*rqd;
+	struct nvme_command	cmd;
+};
+
+static struct nvme_ns *nvme_nvm_ns(struct nvm_dev *dev)
+{
+	return ((struct nvme_nvm *)dev->private_data)->ns;
+}
+
+/* spba: one device address, or the bus address of a list of them */
+static void nvme_nvm_set_spba(struct nvme_command *c, u64 spba)
+{
+	c->common.cdw10 = cpu_to_le32(lower_32_bits(spba));
+	c->common.cdw11 = cpu_to_le32(upper_32_bits(spba));
+}
+
+/* 0-based address count and control flags */
+static void nvme_nvm_set_length(struct nvme_command *c, u16 nr_ppas,
+				u16 control)
+{
+	c->common.cdw12 = cpu_to_le32((u32)(nr_ppas - 1) | (u32)control << 16);
+}
+
+static void nvme_nvm_id_to_host(const struct nvme_nvm_id *src,
+				struct nvm_id *dst)
+{
+	const struct nvme_nvm_id_group *s = &src->groups[0];
+	struct nvm_id_group *d = &dst->groups[0];
+
+	memset(dst, 0, sizeof(*dst));
+	dst->ver_id = src->ver_id;
+	dst->vmnt = src->vmnt;
+	dst->cgrps = src->cgrps;
+	dst->cap = le32_to_cpu(src->cap);
+	dst->dom = le32_to_cpu(src->dom);
+
+	dst->ppaf.ch_offset = src->ppaf.ch_offset;
+	dst->ppaf.ch_len = src->ppaf.ch_len;
+	dst->ppaf.lun_offset = src->ppaf.lun_offset;
+	dst->ppaf.lun_len = src->ppaf.lun_len;
+	dst->ppaf.pln_offset = src->ppaf.pln_offset;
+	dst->ppaf.pln_len = src->ppaf.pln_len;
+	dst->ppaf.blk_offset = src->ppaf.blk_offset;
+	dst->ppaf.blk_len = src->ppaf.blk_len;
+	dst->ppaf.pg_offset = src->ppaf.pg_offset;
+	dst->ppaf.pg_len = src->ppaf.pg_len;
+	dst->ppaf.sect_offset = src->ppaf.sect_offset;
+	dst->ppaf.sect_len = src->ppaf.sect_len;
+
+	/* only the first configuration group is supported (cgrps == 1) */
+	d->mtype = s->mtype;
+	d->fmtype = s->fmtype;
+	d->num_ch = s->num_ch;
+	d->num_lun = s->num_lun;
+	d->num_pln = s->num_pln;
+	d->num_blk = le16_to_cpu(s->num_blk);
+	d->num_pg = le16_to_cpu(s->num_pg);
+	d->fpg_sz = le16_to_cpu(s->fpg_sz);
+	d->csecs = le16_to_cpu(s->csecs);
+	d->sos = le16_to_cpu(s->sos);
+	d->trdt = le32_to_cpu(s->trdt);
+	d->trdm = le32_to_cpu(s->trdm);
+	d->tprt = le32_to_cpu(s->tprt);
+	d->tprm = le32_to_cpu(s->tprm);
+	d->tbet = le32_to_cpu(s->tbet);
+	d->tbem = le32_to_cpu(s->tbem);
+	d->mpos = le32_to_cpu(s->mpos);
+	d->mccap = le32_to_cpu(s->mccap);
+	d->cpar = le16_to_cpu(s->cpar);
+}
+
+/*
+ * What this driver (not the core) needs: a full vector command of data must
+ * fit the controller's transfer limit.
+ */
+static int nvme_nvm_check_limits(struct nvm_dev *dev, const struct nvm_id *id)
+{
+	struct nvme_ns *ns = nvme_nvm_ns(dev);
+	const struct nvm_id_group *grp = &id->groups[0];
+	u64 max_bytes = (u64)queue_max_hw_sectors(ns->queue) << SECTOR_SHIFT;
+	u64 data = (u64)NVM_MAX_VLBA * grp->csecs;
+
+	if (data > max_bytes) {
+		dev_err(ns->ctrl->device,
+			"%s: %u sectors of csecs %u bytes exceed the controller's transfer limit of %llu bytes (mdts)\n",
+			dev->name, NVM_MAX_VLBA, grp->csecs, max_bytes);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Log a failed admin command; turn an NVMe status into an errno. */
+static int nvme_nvm_admin_result(struct nvm_dev *dev, const char *what,
+				 int ret)
+{
+	struct nvme_ns *ns = nvme_nvm_ns(dev);
+
+	if (!ret)
+		return 0;
+	if (ret > 0) {
+		dev_err(ns->ctrl->device, "%s: %s failed: NVMe status 0x%x\n",
+			dev->name, what, ret);
+		return -EIO;
+	}
+	dev_err(ns->ctrl->device, "%s: %s failed: %d\n", dev->name, what, ret);
+	return ret;
+}
+
+static int nvme_nvm_identity(struct nvm_dev *dev, struct nvm_id *id)
+{
+	struct nvme_ns *ns = nvme_nvm_ns(dev);
+	struct nvme_nvm_id *nvme_id;
+	struct nvme_command c = { };
+	int ret;
+
+	nvme_id = kzalloc(sizeof(*nvme_id), GFP_KERNEL);
+	if (!nvme_id)
+		return -ENOMEM;
+
+	c.common.opcode = NVM_ADMIN_IDENTITY;
+	c.common.nsid = cpu_to_le32(ns->head->ns_id);
+
+	ret = nvme_submit_sync_cmd(ns->ctrl->admin_q, &c, nvme_id,
+				   sizeof(*nvme_id));
+	ret = nvme_nvm_admin_result(dev, "identity (0xe2)", ret);
+	if (ret)
+		goto out;
+
+	nvme_nvm_id_to_host(nvme_id, id);
+	ret = nvme_nvm_check_limits(dev, id);
+out:
+	kfree(nvme_id);
+	return ret;
+}
+
+static int nvme_nvm_get_bb_tbl(struct nvm_dev *dev, struct ppa_addr ppa,
+			       u8 *blks)
+{
+	struct nvme_ns *ns = nvme_nvm_ns(dev);
+	u32 nr_blks = dev->geo.blks_per_lun * dev->geo.nr_planes;
+	size_t len = sizeof(struct nvme_nvm_bb_tbl) + nr_blks;
+	struct nvme_nvm_bb_tbl *tbl;
+	struct nvme_command c = { };
+	int ret;
+
+	tbl = kzalloc(len, GFP_KERNEL);
+	if (!tbl)
+		return -ENOMEM;
+
+	c.common.opcode = NVM_ADMIN_GET_BB_TBL;
+	c.common.nsid = cpu_to_le32(ns->head->ns_id);
+	nvme_nvm_set_spba(&c, ppa.ppa);
+
+	ret = nvme_submit_sync_cmd(ns->ctrl->admin_q, &c, tbl, len);
+	ret = nvme_nvm_admin_result(dev, "get bad block table (0xf2)", ret);
+	if (ret)
+		goto out;
+
+	ret = -EINVAL;
+	if (memcmp(tbl->tblid, "BBLT", 4)) {
+		dev_err(ns->ctrl->device,
+			"%s: bad block table: tblid is %*phN, not \"BBLT\"\n",
+			dev->name, 4, tbl->tblid);
+		goto out;
+	}
+	if (le16_to_cpu(tbl->verid) != 1) {
+		dev_err(ns->ctrl->device,
+			"%s: bad block table: verid %u not supported (need 1)\n",
+			dev->name, le16_to_cpu(tbl->verid));
+		goto out;
+	}
+	if (le32_to_cpu(tbl->tblks) != nr_blks) {
+		dev_err(ns->ctrl->device,
+			"%s: bad block table: tblks %u, expected %u (blocks x planes)\n",
+			dev->name, le32_to_cpu(tbl->tblks), nr_blks);
+		goto out;
+	}
+
+	memcpy(blks, tbl->blk, nr_blks);
+	ret = 0;
+out:
+	kfree(tbl);
+	return ret;
+}
+
+static int nvme_nvm_set_bb_tbl(struct nvm_dev *dev, struct ppa_addr *ppas,
+			       int nr_ppas, int type)
+{
+	struct nvme_ns *ns = nvme_nvm_ns(dev);
+	size_t list_size = NVM_MAX_VLBA * sizeof(__le64);
+	struct nvme_command c = { };
+	__le64 *list = NULL;
+	dma_addr_t dma = 0;
+	int done, n, i, ret = 0;
+
+	if (WARN_ON_ONCE(nr_ppas < 1))
+		return -EINVAL;
+
+	if (nr_ppas > 1) {
+		list = dma_alloc_coherent(ns->ctrl->dev, list_size, &dma,
+					  GFP_KERNEL);
+		if (!list)
+			return -ENOMEM;
+	}
+
+	for (done = 0; done < nr_ppas; done += n) {
+		n = min(nr_ppas - done, NVM_MAX_VLBA);
+
+		memset(&c, 0, sizeof(c));
+		c.common.opcode = NVM_ADMIN_SET_BB_TBL;
+		c.common.nsid = cpu_to_le32(ns->head->ns_id);
+		if (n == 1) {
+			nvme_nvm_set_spba(&c, ppas[done].ppa);
+		} else {
+			for (i = 0; i < n; i++)
+				list[i] = cpu_to_le64(ppas[done + i].ppa);
+			nvme_nvm_set_spba(&c, dma);
+		}
+		/* 0-based count, then the new entry value in bits 16-23 */
+		c.common.cdw12 = cpu_to_le32((u32)(n - 1) | (u32)(type & 0xff) << 16);
+
+		ret = nvme_submit_sync_cmd(ns->ctrl->admin_q, &c, NULL, 0);
+		ret = nvme_nvm_admin_result(dev, "set bad block table (0xf1)",
+					    ret);
+		if (ret)
+			break;
+	}
+
+	if (list)
+		dma_free_coherent(ns->ctrl->dev, list_size, list, dma);
+	return ret;
+}
+
+static void nvme_nvm_bio_end(struct bio *bio)
+{
+	bio_put(bio);
+}
+
+static enum rq_end_io_ret nvme_nvm_end_io(struct request *rq, blk_status_t err)
+{
+	struct nvm_rq *rqd = rq->end_io_data;
+	u16 status = nvme_req(rq)->status;
+
+	/* a failure on the host side (no controller status) */
+	if (!status && err)
+		status = NVME_SC_HOST_PATH_ERROR;
+
+	rqd->error = status;
+	rqd->ppa_status = 0;
+	if (status) {
+		rqd->ppa_status = le64_to_cpu(nvme_req(rq)->result.u64);
+		if (!rqd->ppa_status)
+			rqd->ppa_status = GENMASK_ULL(rqd->nr_ppas - 1, 0);
+	}
+
+	nvm_end_io(rqd);
+	return RQ_END_IO_FREE;
+}
+
+/*
+ * Queue a physical command on the namespace's queue; without sleeping
+ * unless @may_sleep.
+ */
+static int nvme_nvm_issue(struct nvme_nvm *nvm, struct nvm_rq *rqd,
+			  struct nvme_command *c, bool may_sleep)
+{
+	struct request *rq;
+	struct bio *bio;
+	int ret;
+
+	rq = blk_mq_alloc_request(nvm->ns->queue, nvme_req_op(c),
+				  may_sleep ? 0 : BLK_MQ_REQ_NOWAIT);
+	if (IS_ERR(rq))
+		return PTR_ERR(rq);
+	nvme_init_request(rq, c);
+
+	if (rqd->bio) {
+		/* a clone, so that completion leaves the core's bio alone */
+		bio = bio_alloc_clone(NULL, rqd->bio,
+				      may_sleep ? GFP_NOIO : GFP_ATOMIC, &nvm->bs);
+		if (!bio) {
+			ret = -ENOMEM;
+			goto err_free_rq;
+		}
+		bio->bi_end_io = nvme_nvm_bio_end;
+		ret = blk_rq_append_bio(rq, bio);
+		if (ret) {
+			bio_put(bio);
+			goto err_free_rq;
+		}
+	}
+
+	rq->end_io = nvme_nvm_end_io;
+	rq->end_io_data = rqd;
+	blk_execute_rq_nowait(rq, false);
+	return 0;
+
+err_free_rq:
+	blk_mq_free_request(rq);
+	return ret;
+}
+
+/* Complete a command that never reached the device. */
+static void nvme_nvm_fail(struct nvm_rq *rqd)
+{
+	rqd->error = NVME_SC_HOST_PATH_ERROR;
+	rqd->ppa_status = GENMASK_ULL(rqd->nr_ppas - 1, 0);
+	nvm_end_io(rqd);
+}
+
+static void nvme_nvm_deferred_work(struct work_struct *work)
+{
+	struct nvme_nvm *nvm = container_of(work, struct nvme_nvm, work);
+	struct nvme_nvm_deferred *d;
+	unsigned long flags;
+	int ret;
+
+	for (;;) {
+		spin_lock_irqsave(&nvm->lock, flags);
+		d = list_first_entry_or_null(&nvm->deferred,
+					     struct nvme_nvm_deferred, list);
+		if (d)
+			list_del(&d->list);
+		spin_unlock_irqrestore(&nvm->lock, flags);
+		if (!d)
+			return;
+
+		ret = nvme_nvm_issue(nvm, d->rqd, &d->cmd, true);
+		if (ret) {
+			dev_err_ratelimited(nvm->ns->ctrl->device,
+					    "%s: could not queue command 0x%02x: %d\n",
+					    nvm->dev->name, d->cmd.common.opcode, ret);
+			nvme_nvm_fail(d->rqd);
+		}
+
+		spin_lock_irqsave(&nvm->lock, flags);
+		nvm->nr_deferred--;
+		spin_unlock_irqrestore(&nvm->lock, flags);
+		kfree(d);
+	}
+}
+
+/*
+ * Start a physical command from any context. The fast path queues it at
+ * once; when that would need to sleep (no free request, the queue frozen
+ * for a reset or rescan, interrupts disabled) or earlier commands are
+ * still deferred, it is handed to a work item, which keeps the order.
+ */
+static int nvme_nvm_submit_cmd(struct nvm_dev *dev, struct nvm_rq *rqd,
+			       struct nvme_command *c)
+{
+	struct nvme_nvm *nvm = dev->private_data;
+	struct nvme_nvm_deferred *d;
+	unsigned long flags;
+	int ret;
+
+	if (!irqs_disabled() && !READ_ONCE(nvm->nr_deferred)) {
+		ret = nvme_nvm_issue(nvm, rqd, c, false);
+		if (!ret || ret == -ENODEV)
+			return ret;
+	}
+
+	d = kmalloc(sizeof(*d), GFP_ATOMIC);
+	if (!d)
+		return -ENOMEM;
+	d->rqd = rqd;
+	d->cmd = *c;
+
+	spin_lock_irqsave(&nvm->lock, flags);
+	list_add_tail(&d->list, &nvm->deferred);
+	nvm->nr_deferred++;
+	spin_unlock_irqrestore(&nvm->lock, flags);
+	queue_work(nvme_wq, &nvm->work);
+	return 0;
+}
+
+static bool nvme_nvm_rqd_ok(struct nvm_dev *dev, struct nvm_rq *rqd,
+			    bool data)
+{
+	if (WARN_ON_ONCE(rqd->nr_ppas < 1 || rqd->nr_ppas > NVM_MAX_VLBA))
+		return false;
+	if (!data)
+		return true;
+	if (WARN_ON_ONCE(!rqd->bio ||
+			 rqd->bio->bi_iter.bi_size !=
+			 rqd->nr_ppas * dev->geo.sec_size))
+		return false;
+	return true;
+}
+
+static u64 nvme_nvm_spba(struct nvm_rq *rqd)
+{
+	return rqd->nr_ppas > 1 ? rqd->dma_ppa_list : rqd->ppa_addr.ppa;
+}
+
+static int nvme_nvm_submit_io(struct nvm_dev *dev, struct nvm_rq *rqd)
+{
+	struct nvme_ns *ns = nvme_nvm_ns(dev);
+	struct nvme_command c = { };
+
+	if (WARN_ON_ONCE(rqd->opcode != NVM_OP_PREAD &&
+			 rqd->opcode != NVM_OP_PWRITE))
+		return -EINVAL;
+	if (!nvme_nvm_rqd_ok(dev, rqd, true))
+		return -EINVAL;
+
+	c.common.opcode = rqd->opcode;
+	c.common.nsid = cpu_to_le32(ns->head->ns_id);
+	if (rqd->meta_list)
+		c.common.metadata = cpu_to_le64(rqd->dma_meta_list);
+	nvme_nvm_set_spba(&c, nvme_nvm_spba(rqd));
+	nvme_nvm_set_length(&c, rqd->nr_ppas, rqd->flags);
+
+	return nvme_nvm_submit_cmd(dev, rqd, &c);
+}
+
+static int nvme_nvm_erase_block(struct nvm_dev *dev, struct nvm_rq *rqd)
+{
+	struct nvme_ns *ns = nvme_nvm_ns(dev);
+	struct nvme_command c = { };
+
+	if (WARN_ON_ONCE(rqd->opcode != NVM_OP_ERASE || rqd->bio))
+		return -EINVAL;
+	if (!nvme_nvm_rqd_ok(dev, rqd, false))
+		return -EINVAL;
+
+	c.common.opcode = NVM_OP_ERASE;
+	c.common.nsid = cpu_to_le32(ns->head->ns_id);
+	nvme_nvm_set_spba(&c, nvme_nvm_spba(rqd));
+	nvme_nvm_set_length(&c, rqd->nr_ppas, rqd->flags);
+
+	return nvme_nvm_submit_cmd(dev, rqd, &c);
+}
+
+static void *nvme_nvm_create_dma_pool(struct nvm_dev *dev, const char *name,
+				      size_t size)
+{
+	return dma_pool_create(name, nvme_nvm_ns(dev)->ctrl->dev, size,
+			       PAGE_SIZE, 0);
+}
+
+static void nvme_nvm_destroy_dma_pool(void *pool)
+{
+	dma_pool_destroy(pool);
+}
+
+static void *nvme_nvm_dev_dma_alloc(struct nvm_dev *dev, void *pool,
+				    gfp_t gfp, dma_addr_t *dma)
+{
+	return dma_pool_alloc(pool, gfp, dma);
+}
+
+static void nvme_nvm_dev_dma_free(void *pool, void *vaddr, dma_addr_t dma)
+{
+	dma_pool_free(pool, vaddr, dma);
+}
+
+static const struct nvm_dev_ops nvme_nvm_dev_ops = {
+	.identity		= nvme_nvm_identity,
+	.get_bb_tbl		= nvme_nvm_get_bb_tbl,
+	.set_bb_tbl		= nvme_nvm_set_bb_tbl,
+	.submit_io		= nvme_nvm_submit_io,
+	.erase_block		= nvme_nvm_erase_block,
+	.create_dma_pool	= nvme_nvm_create_dma_pool,
+	.destroy_dma_pool	= nvme_nvm_destroy_dma_pool,
+	.dev_dma_alloc		= nvme_nvm_dev_dma_alloc,
+	.dev_dma_free		= nvme_nvm_dev_dma_free,
+	.max_phys_sect		= NVM_MAX_VLBA,
+};
+
+static bool nvme_nvm_pci_id(struct nvme_ctrl *ctrl)
+{
+	struct pci_dev *pdev;
+
+	if (!ctrl->dev || !dev_is_pci(ctrl->dev))
+		return false;
+	pdev = to_pci_dev(ctrl->dev);
+	return pdev->vendor == PCI_VENDOR_ID_CNEX &&
+	       (pdev->device == PCI_DEVICE_ID_CNEX_QEMU ||
+		pdev->device == PCI_DEVICE_ID_CNEX_WL);
+}
+
+/**
+ * nvme_nvm_ns_supported() - is a namespace an Open-Channel SSD 1.2 one?
+ * @ns: a namespace being added
+ *
+ * An open-channel namespace sits behind a controller with an open-channel
+ * PCI vendor/device id and has vs[0] == 1 in its Identify Namespace data.
+ *
+ * Context: process context; sends an admin command.
+ * Return: 1 if it is, 0 if it is an ordinary namespace, or a negative errno
+ * if the namespace cannot be used as either.
+ */
+int nvme_nvm_ns_supported(struct nvme_ns *ns)
+{
+	struct nvme_ctrl *ctrl = ns->ctrl;
+	struct nvme_command c = { };
+	struct nvme_id_ns *id;
+	int ret;
+
+	if (!nvme_nvm_pci_id(ctrl))
+		return 0;
+
+	id = kmalloc(sizeof(*id), GFP_KERNEL);
+	if (!id)
+		return -ENOMEM;
+
+	c.identify.opcode = nvme_admin_identify;
+	c.identify.nsid = cpu_to_le32(ns->head->ns_id);
+	c.identify.cns = NVME_ID_CNS_NS;
+	ret = nvme_submit_sync_cmd(ctrl->admin_q, &c, id, sizeof(*id));
+	if (ret) {
+		dev_err(ctrl->device, "%s: identify namespace failed: %d\n",
+			ns->disk->disk_name, ret);
+		ret = ret > 0 ? -EIO : ret;
+		goto out;
+	}
+
+	ret = id->vs[0] == 0x1;
+	if (ret && nvme_ns_head_multipath(ns->head)) {
+		dev_err(ctrl->device,
+			"%s: open-channel namespaces cannot be multipath; ignoring it\n",
+			ns->disk->disk_name);
+		ret = -EOPNOTSUPP;
+	}
+out:
+	kfree(id);
+	return ret;
+}
+
+/**
+ * nvme_nvm_register() - register an open-channel namespace with LightNVM
+ * @ns: the namespace, whose disk is not added
+ * @disk_name: name to register the device under (e.g. "nvme0n1")
+ * @node: NUMA node
+ *
+ * The core reads and validates the identity; a namespace it refuses is not
+ * used at all (it is not exposed as a disk either).
+ *
+ * Context: process context.
+ * Return: 0 or a negative errno.
+ */
+int nvme_nvm_register(struct nvme_ns *ns, char *disk_name, int node)
+{
+	struct nvme_nvm *nvm;
+	struct nvm_dev *dev;
+	int ret;
+
+	nvm = kzalloc_node(sizeof(*nvm), GFP_KERNEL, node);
+	if (!nvm) {
+		ret = -ENOMEM;
+		goto err;
+	}
+	ret = bioset_init(&nvm->bs, NVME_NVM_BIO_POOL, 0, 0);
+	if (ret)
+		goto err_free_nvm;
+	spin_lock_init(&nvm->lock);
+	INIT_LIST_HEAD(&nvm->deferred);
+	INIT_WORK(&nvm->work, nvme_nvm_deferred_work);
+
+	dev = nvm_alloc_dev(node);
+	if (!dev) {
+		ret = -ENOMEM;
+		goto err_exit_bs;
+	}
+	nvm->ns = ns;
+	nvm->dev = dev;
+	dev->ops = &nvme_nvm_dev_ops;
+	dev->private_data = nvm;
+	dev->parent = ns->ctrl->device;
+	strscpy(dev->name, disk_name, sizeof(dev->name));
+
+	ret = nvm_register(dev);
+	if (ret)
+		goto err_free_dev;
+
+	ns->ndev = dev;
+	set_bit(NVME_NS_LIGHTNVM, &ns->flags);
+	dev_info(ns->ctrl->device, "%s: open-channel namespace registered with LightNVM\n",
+		 disk_name);
+	return 0;
+
+err_free_dev:
+	nvm_free_dev(dev);
+err_exit_bs:
+	bioset_exit(&nvm->bs);
+err_free_nvm:
+	kfree(nvm);
+err:
+	dev_err(ns->ctrl->device,
+		"%s: open-channel namespace not registered with LightNVM (%d); ignoring it\n",
+		disk_name, ret);
+	return ret;
+}
+
+/**
+ * nvme_nvm_unregister() - remove an open-channel namespace from LightNVM
+ * @ns: a namespace nvme_nvm_register() succeeded for
+ *
+ * Removes the targets on the device (the core drains their I/O) before
+ * freeing what the registration allocated.
+ *
+ * Context: process context.
+ */
+void nvme_nvm_unregister(struct nvme_ns *ns)
+{
+	struct nvm_dev *dev = ns->ndev;
+	struct nvme_nvm *nvm;
+
+	if (WARN_ON_ONCE(!dev))
+		return;
+	nvm = dev->private_data;
+
+	nvm_unregister(dev);
+	/* no command is in flight any more, deferred or not */
+	cancel_work_sync(&nvm->work);
+	WARN_ON_ONCE(!list_empty(&nvm->deferred));
+	nvm_free_dev(dev);
+	bioset_exit(&nvm->bs);
+	kfree(nvm);
+	ns->ndev = NULL;
+	clear_bit(NVME_NS_LIGHTNVM, &ns->flags);
+}
