@@ -6,6 +6,7 @@
 #                      (default: Debian's 6.1 amd64 headers)
 #   make modules_install   install them into /lib/modules/<KDIR's release>
 #   make demo          boot the test VM and run the main job end to end
+#                      [DEVICE=mem (nvm_mem, default) or DEVICE=ocssd (QEMU)]
 #   make check         build everything and run the tests [TESTS=pattern]
 #   make kernel        the debug test kernel (Debian's 6.1 source + this tree)
 #   make qemu          QEMU from Debian's source + patches/qemu
@@ -21,6 +22,10 @@ KDIR	?= $(lastword $(sort $(wildcard /usr/src/linux-headers-6.1.*-amd64)))
 KREL	 = $(shell sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' $(KDIR)/include/generated/utsrelease.h 2>/dev/null)
 JOBS	?= $(shell nproc)
 TESTS	?=
+# the demo's device: the memory-backed nvm_mem0 or the QEMU Open-Channel SSD
+DEVICE	?= mem
+DEMO_GROUP_mem	 := debug
+DEMO_GROUP_ocssd := ocssd-demo
 CC	?= gcc
 
 # Sources that make up the kernel modules (for the out-of-tree copies).
@@ -104,8 +109,9 @@ check: deps
 	@bash $(TOP)/tools/testing/lightnvm/check $(TESTS)
 
 demo: deps
+	@$(if $(DEMO_GROUP_$(DEVICE)),:,echo "DEVICE=$(DEVICE): use DEVICE=mem or DEVICE=ocssd" >&2; exit 2)
 	@$(MAKE) --no-print-directory kernel qemu tools initramfs
-	@bash $(TOP)/tools/testing/lightnvm/check --demo
+	@bash $(TOP)/tools/testing/lightnvm/check --demo $(DEMO_GROUP_$(DEVICE))
 
 clean:
 	rm -rf $(B)/oot $(B)/tools $(B)/testmods $(B)/kmods $(B)/vm $(B)/logs

@@ -35,7 +35,7 @@ _rrpc_load() {
 
 # _rrpc_unload: unload the stack (every target and device must be gone).
 _rrpc_unload() {
-	_unload nvm_mem rrpc gennvm lightnvm
+	_unload nvme nvme_core nvm_mem rrpc gennvm lightnvm
 }
 
 # _rrpc_mkdev NAME [ATTR=VALUE...]: a configfs nvm_mem instance, powered on.
@@ -55,6 +55,31 @@ _rrpc_mkdev() {
 _rrpc_rmdev() {
 	echo 0 > "$RRPC_CFS/$1/power" || { _fail "nvm_mem $1: power off failed"; return 1; }
 	rmdir "$RRPC_CFS/$1" || { _fail "cannot remove nvm_mem instance $1"; return 1; }
+}
+
+# _rrpc_testdev NAME [ATTR=VALUE...]: the device a data-integrity test runs
+# on, in RRPC_DEV. Normally a configfs nvm_mem instance NAME with the given
+# geometry; when the kernel command line names a device instead
+# (lnvm.rrpc_dev=nvme0n1: the group's QEMU Open-Channel SSD, whose geometry
+# the group chose to match), the NVMe driver is loaded and that device used.
+_rrpc_testdev() {
+	RRPC_DEV=$(sed -n 's/.*lnvm\.rrpc_dev=\([^ ]*\).*/\1/p' /proc/cmdline)
+	if [ -z "$RRPC_DEV" ]; then
+		_rrpc_mkdev "$@" || return 1
+		RRPC_DEV=$1
+		return 0
+	fi
+	. /lnvm/lib/ocssd.sh
+	ocssd_load_nvme || return 1
+	ocssd_wait_lnvm "$RRPC_DEV" || return 1
+	echo "on $RRPC_DEV (QEMU Open-Channel SSD)" >&2
+}
+
+# _rrpc_put_testdev: release what _rrpc_testdev set up (the NVMe driver
+# stays loaded until _rrpc_unload).
+_rrpc_put_testdev() {
+	[ -d "$RRPC_CFS/$RRPC_DEV" ] || return 0
+	_rrpc_rmdev "$RRPC_DEV"
 }
 
 # _rrpc_create DEV TGT BEGIN END [OP]: an rrpc target on LUNs BEGIN..END.

@@ -3,7 +3,9 @@
 #
 # The demo, run inside the VM by `make demo`: the main job end to end.
 # Loads the stack, creates two rrpc targets on the default memory-backed
-# device nvm_mem0 (disjoint LUNs), puts ext4 on one (files copied and
+# device nvm_mem0, or on the device lnvm.demo_dev= names on the kernel
+# command line (the QEMU Open-Channel SSD of the group ocssd-demo), on
+# disjoint LUNs; puts ext4 on one (files copied and
 # verified across umount, fsck and remount) and runs fio on the other
 # (sequential fill, random overwrites with GC active, random reads), then
 # prints a summary. Every step says what it does; any failure stops it.
@@ -16,6 +18,20 @@ step() { echo; echo "== $*"; }
 die() { echo "DEMO FAILED: $*"; exit 1; }
 now() { cut -d' ' -f1 /proc/uptime; }
 t0=$(now)
+DEV=$(sed -n 's/.*lnvm\.demo_dev=\([^ ]*\).*/\1/p' /proc/cmdline)
+DEV=${DEV:-nvm_mem0}
+
+# media_written: sectors the device programmed (nvm_mem's own counter;
+# rrpc1's count of what it sent to the media on other devices)
+media_src="device counter"
+[ "$DEV" = nvm_mem0 ] || media_src="rrpc's count"
+media_written() {
+	if [ "$DEV" = nvm_mem0 ]; then
+		_rrpc_devstat nvm_mem0 media_write_sectors
+	else
+		_rrpc_stat rrpc1 media_sectors_written
+	fi
+}
 
 # fio_bw FILE: the bandwidth fio reports for the job's group, e.g. 31.2MiB/s
 fio_bw() {
@@ -30,20 +46,32 @@ fio_iops() {
 step "kernel"
 echo "$(uname -r) under QEMU/TCG, $(nproc) CPUs, $(awk '/MemTotal/ {print int($2/1024)}' /proc/meminfo) MiB, KASAN + lockdep + kmemleak on"
 
-step "loading LightNVM: core, gennvm, rrpc, nvm_mem (one default device)"
-for m in lightnvm gennvm rrpc nvm_mem; do
+if [ "$DEV" = nvm_mem0 ]; then
+	step "loading LightNVM: core, gennvm, rrpc, nvm_mem (one default device)"
+	mods="lightnvm gennvm rrpc nvm_mem"
+else
+	step "loading LightNVM: core, gennvm, rrpc, and the NVMe driver for $DEV"
+	mods="lightnvm gennvm rrpc nvme"
+fi
+for m in $mods; do
 	modprobe $m || die "modprobe $m"
 done
+i=0
+while [ ! -d "/sys/class/lightnvm/$DEV" ] && [ $i -lt 100 ]; do
+	sleep 0.2
+	i=$((i + 1))
+done
+[ -d "/sys/class/lightnvm/$DEV" ] || die "$DEV did not register with LightNVM"
 ls -l /dev/lightnvm/control
 echo "modules: $(lsmod | awk 'NR > 1 && /nvm|rrpc/ {print $1}' | tr '\n' ' ')"
 
 step "devices"
 lnvm devices || die "lnvm devices"
-lnvm geometry -d nvm_mem0 || die "lnvm geometry"
+lnvm geometry -d "$DEV" || die "lnvm geometry"
 
 step "creating rrpc0 on LUNs 0-3 (ext4) and rrpc1 on LUN 4 (fio, over-provisioning 25%)"
-_rrpc_create nvm_mem0 rrpc0 0 3 || die "create rrpc0"
-_rrpc_create nvm_mem0 rrpc1 4 4 25 || die "create rrpc1"
+_rrpc_create "$DEV" rrpc0 0 3 || die "create rrpc0"
+_rrpc_create "$DEV" rrpc1 4 4 25 || die "create rrpc1"
 for t in rrpc0 rrpc1; do
 	echo "/dev/$t: $(( $(_rrpc_bytes $t) >> 20 )) MiB, $(cat /sys/block/$t/rrpc/geometry)"
 done
@@ -81,7 +109,7 @@ DEV=/dev/rrpc1 LOOPS=1 fio --output=/tmp/seq.out /lnvm/fio/rrpc-seq.fio || die "
 seq_bw=$(fio_bw /tmp/seq.out)
 echo "  $seq_bw"
 u0=$(_rrpc_stat rrpc1 user_sectors_written)
-d0=$(_rrpc_devstat nvm_mem0 media_write_sectors)
+d0=$(media_written)
 m0=$(_rrpc_stat rrpc1 gc_sectors_moved)
 v0=$(_rrpc_stat rrpc1 gc_victims)
 echo "random 4 KiB overwrites of $((cap >> 20)) MiB on the full target (iodepth 16): GC at work"
@@ -90,7 +118,7 @@ rw_bw=$(fio_bw /tmp/rand.out)
 rw_iops=$(fio_iops /tmp/rand.out)
 echo "  $rw_bw ($rw_iops IOPS)"
 u=$(( $(_rrpc_stat rrpc1 user_sectors_written) - u0 ))
-d=$(( $(_rrpc_devstat nvm_mem0 media_write_sectors) - d0 ))
+d=$(( $(media_written) - d0 ))
 m=$(( $(_rrpc_stat rrpc1 gc_sectors_moved) - m0 ))
 v=$(( $(_rrpc_stat rrpc1 gc_victims) - v0 ))
 echo "random 4 KiB reads of $((cap >> 22)) MiB"
@@ -101,6 +129,7 @@ rr_bw=$(fio_bw /tmp/rr.out)
 rr_iops=$(fio_iops /tmp/rr.out)
 echo "  $rr_bw ($rr_iops IOPS)"
 ratio=$(_rrpc_ratio "$rw_iops" "$rw0_iops")
+np=$(_rrpc_geo rrpc1 sectors_per_block)
 
 step "removing the targets"
 lnvm remove -n rrpc1 || die "remove rrpc1"
@@ -116,9 +145,9 @@ echo "both removed"
 step "summary"
 waf=$(_rrpc_ratio $d $u)
 alpha=1.25
-model=$(_rrpc_model $alpha 512)
+model=$(_rrpc_model $alpha "$np")
 cat <<EOF
-device       $(lnvm devices 2>/dev/null | awk '$1 == "nvm_mem0"' | tr -s ' ')
+device       $(lnvm devices 2>/dev/null | awk -v d="$DEV" '$1 == d' | tr -s ' ')
 targets      rrpc0: LUNs 0-3, ext4 with $nfiles files verified after remount
              rrpc1: LUN 4, $((cap >> 20)) MiB, over-provisioning 25%
 fio          random write 4K, empty   $rw0_bw ($rw0_iops IOPS)
@@ -126,8 +155,8 @@ fio          random write 4K, empty   $rw0_bw ($rw0_iops IOPS)
              random write 4K, full    $rw_bw ($rw_iops IOPS), GC active
              random read 4K           $rr_bw ($rr_iops IOPS)
              random write IOPS with GC / without: $ratio
-GC           while overwriting: $u user sectors, $d programmed (device
-             counter), $v blocks reclaimed, $m sectors moved
+GC           while overwriting: $u user sectors, $d programmed
+             ($media_src), $v blocks reclaimed, $m sectors moved
              write amplification $waf; greedy model at alpha 1.25: $model
              (steady state; this single pass after a fill starts below it)
 time         $(awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%d s\n", b - a }')
