@@ -571,10 +571,17 @@ static blk_status_t rrpc_write_rq(struct rrpc *rrpc, struct request *rq,
 	if (rrpc->wb_cur)
 		room += rrpc->spp - rrpc->wb_cur->nr;
 	if (room < nr) {
-		/* rrpc_unit_put() reruns the queue */
+		/*
+		 * rrpc_unit_put() reruns the queue when a unit comes back.
+		 * Not BLK_STS_DEV_RESOURCE: that rerun can come before blk-mq
+		 * has put this request back on the dispatch list, and with
+		 * SCHED_RESTART set blk-mq would then never look at it again
+		 * (rrpc completes no other request to restart the queue);
+		 * with BLK_STS_RESOURCE blk-mq also reruns it after a delay.
+		 */
 		rrpc->wb_starved = true;
 		spin_unlock(&rrpc->wb_lock);
-		return BLK_STS_DEV_RESOURCE;
+		return BLK_STS_RESOURCE;
 	}
 	blk_mq_start_request(rq);
 	rrpc_write_fill(rrpc, rq, lba);

@@ -123,6 +123,37 @@ static void ioctl_error(const char *op, const char *subject)
 	ioctl_error_hint(op, subject, NULL);
 }
 
+/* What an errno means for one operation; a list ends with err == 0. */
+struct errno_hint {
+	int err;
+	const char *hint;
+};
+
+/*
+ * Send one control ioctl. On failure, explain it in the words of @op on
+ * @subject, with the entry of @hints for its errno if there is one.
+ * Returns 0 on success, 1 on failure (the exit status of a command).
+ */
+static int ctl_ioctl(unsigned long req, void *arg, const char *op,
+		     const char *subject, const struct errno_hint *hints)
+{
+	int fd, ret, err;
+
+	fd = open_ctl();
+	if (fd < 0)
+		return 1;
+	ret = ioctl(fd, req, arg);
+	err = errno;
+	close(fd);
+	if (!ret)
+		return 0;
+	while (hints && hints->err && hints->err != err)
+		hints++;
+	errno = err;
+	ioctl_error_hint(op, subject, hints && hints->err ? hints->hint : NULL);
+	return 1;
+}
+
 /* ------------------------------------------------------------------ info */
 
 static int cmd_info(int argc, char **argv)
@@ -304,8 +335,14 @@ static int cmd_create(int argc, char **argv)
 	const char *dev = NULL, *name = NULL, *type = NULL;
 	unsigned long begin = 0, end = 0, op = 0;
 	int have_begin = 0, have_end = 0, have_op = 0, factory = 0;
+	char what[160], h_nodev[128], h_nxio[192], h_exist[128], h_busy[192];
+	char h_inval[320];
+	const struct errno_hint hints[] = {
+		{ ENODEV, h_nodev }, { ENXIO, h_nxio }, { EEXIST, h_exist },
+		{ EBUSY, h_busy }, { EINVAL, h_inval }, { 0, NULL }
+	};
 	struct nvm_ioctl_create c;
-	int fd, opt, ret;
+	int opt;
 
 	while ((opt = getopt_long(argc, argv, "d:n:t:b:e:o:fh", opts, NULL)) != -1) {
 		switch (opt) {
@@ -386,53 +423,26 @@ static int cmd_create(int argc, char **argv)
 		c.conf.s.lun_end = end;
 	}
 
-	fd = open_ctl();
-	if (fd < 0)
+	snprintf(what, sizeof(what), "'%s' (type %s, LUNs %lu-%lu on %s)",
+		 name, type, begin, end, dev);
+	snprintf(h_nodev, sizeof(h_nodev),
+		 "no device '%s' (see '%s devices')", dev, prog);
+	snprintf(h_nxio, sizeof(h_nxio),
+		 "device '%s' is not bound to a media manager; run '%s init -d %s' first",
+		 dev, prog, dev);
+	snprintf(h_exist, sizeof(h_exist),
+		 "a target or block device named '%s' already exists", name);
+	snprintf(h_busy, sizeof(h_busy),
+		 "some of LUNs %lu-%lu already belong to another target ("
+		 SYSFS_CLASS "/%s/targets lists them)", begin, end, dev);
+	snprintf(h_inval, sizeof(h_inval),
+		 "invalid argument: unknown target type '%s' (see '%s info'), LUNs outside the device (see '%s geometry -d %s'), or a bad name; the kernel log names the field",
+		 type, prog, prog, dev);
+	if (ctl_ioctl(NVM_DEV_CREATE, &c, "create target", what, hints))
 		return 1;
-	ret = ioctl(fd, NVM_DEV_CREATE, &c);
-	if (ret) {
-		char what[160];
-
-		char hint[256];
-		const char *h = hint;
-
-		snprintf(what, sizeof(what), "'%s' (type %s, LUNs %lu-%lu on %s)",
-			 name, type, begin, end, dev);
-		switch (errno) {
-		case ENODEV:
-			snprintf(hint, sizeof(hint),
-				 "no device '%s' (see '%s devices')", dev, prog);
-			break;
-		case ENXIO:
-			snprintf(hint, sizeof(hint),
-				 "device '%s' is not bound to a media manager; run '%s init -d %s' first",
-				 dev, prog, dev);
-			break;
-		case EEXIST:
-			snprintf(hint, sizeof(hint),
-				 "a target or block device named '%s' already exists", name);
-			break;
-		case EBUSY:
-			snprintf(hint, sizeof(hint),
-				 "some of LUNs %lu-%lu already belong to another target ("
-				 SYSFS_CLASS "/%s/targets lists them)", begin, end, dev);
-			break;
-		case EINVAL:
-			snprintf(hint, sizeof(hint),
-				 "invalid argument: unknown target type '%s' (see '%s info'), LUNs outside the device (see '%s geometry -d %s'), or a bad name; the kernel log names the field",
-				 type, prog, prog, dev);
-			break;
-		default:
-			h = NULL;
-			break;
-		}
-		ioctl_error_hint("create target", what, h);
-	} else {
-		printf("Created target %s (type %s) on %s, LUNs %lu-%lu: /dev/%s\n",
-		       name, type, dev, begin, end, name);
-	}
-	close(fd);
-	return ret ? 1 : 0;
+	printf("Created target %s (type %s) on %s, LUNs %lu-%lu: /dev/%s\n",
+	       name, type, dev, begin, end, name);
+	return 0;
 }
 
 /* ---------------------------------------------------------------- remove */
@@ -454,9 +464,14 @@ static int cmd_remove(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
+	static const struct errno_hint hints[] = {
+		{ ENODEV, "no target of that name (remove takes the target name given to 'create -n', not a device name)" },
+		{ EBUSY, "the target's block device is open or mounted; unmount or close it first" },
+		{ 0, NULL }
+	};
 	struct nvm_ioctl_remove c;
 	const char *name = NULL;
-	int fd, opt, ret;
+	int opt;
 
 	while ((opt = getopt_long(argc, argv, "n:h", opts, NULL)) != -1) {
 		switch (opt) {
@@ -487,22 +502,10 @@ static int cmd_remove(int argc, char **argv)
 		return 2;
 	}
 
-	fd = open_ctl();
-	if (fd < 0)
+	if (ctl_ioctl(NVM_DEV_REMOVE, &c, "remove target", name, hints))
 		return 1;
-	ret = ioctl(fd, NVM_DEV_REMOVE, &c);
-	if (ret && errno == ENODEV)
-		ioctl_error_hint("remove target", name,
-				 "no target of that name (remove takes the target name given to 'create -n', not a device name)");
-	else if (ret && errno == EBUSY)
-		ioctl_error_hint("remove target", name,
-				 "the target's block device is open or mounted; unmount or close it first");
-	else if (ret)
-		ioctl_error("remove target", name);
-	else
-		printf("Removed target %s\n", name);
-	close(fd);
-	return ret ? 1 : 0;
+	printf("Removed target %s\n", name);
+	return 0;
 }
 
 /* ------------------------------------------------------------------ init */
@@ -527,9 +530,15 @@ static int cmd_init(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
+	static const struct errno_hint hints[] = {
+		{ ENODEV, "no such device (see 'lnvm devices')" },
+		{ EEXIST, "the device is already bound to another media manager" },
+		{ EINVAL, "unknown media manager, or bad argument (the kernel log names the field)" },
+		{ 0, NULL }
+	};
 	const char *dev = NULL, *mm = "gennvm";
 	struct nvm_ioctl_dev_init c;
-	int fd, opt, ret;
+	int opt;
 
 	while ((opt = getopt_long(argc, argv, "d:m:h", opts, NULL)) != -1) {
 		switch (opt) {
@@ -558,25 +567,10 @@ static int cmd_init(int argc, char **argv)
 		return 2;
 	}
 
-	fd = open_ctl();
-	if (fd < 0)
+	if (ctl_ioctl(NVM_DEV_INIT, &c, "init device", dev, hints))
 		return 1;
-	ret = ioctl(fd, NVM_DEV_INIT, &c);
-	if (ret && errno == ENODEV)
-		ioctl_error_hint("init device", dev,
-				 "no such device (see 'lnvm devices')");
-	else if (ret && errno == EEXIST)
-		ioctl_error_hint("init device", dev,
-				 "the device is already bound to another media manager");
-	else if (ret && errno == EINVAL)
-		ioctl_error_hint("init device", dev,
-				 "unknown media manager, or bad argument (the kernel log names the field)");
-	else if (ret)
-		ioctl_error("init device", dev);
-	else
-		printf("Initialised %s with media manager %s\n", dev, mm);
-	close(fd);
-	return ret ? 1 : 0;
+	printf("Initialised %s with media manager %s\n", dev, mm);
+	return 0;
 }
 
 /* --------------------------------------------------------------- factory */
@@ -604,9 +598,15 @@ static int cmd_factory(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
+	static const struct errno_hint hints[] = {
+		{ ENODEV, "no such device (see 'lnvm devices')" },
+		{ ENXIO, "the device is not bound to a media manager; run 'lnvm init -d DEV' first" },
+		{ EBUSY, "the device has targets; remove them first" },
+		{ 0, NULL }
+	};
 	struct nvm_ioctl_dev_factory c;
 	const char *dev = NULL;
-	int fd, opt, ret;
+	int opt;
 
 	memset(&c, 0, sizeof(c));
 	while ((opt = getopt_long(argc, argv, "d:uHgh", opts, NULL)) != -1) {
@@ -640,25 +640,10 @@ static int cmd_factory(int argc, char **argv)
 		return 2;
 	}
 
-	fd = open_ctl();
-	if (fd < 0)
+	if (ctl_ioctl(NVM_DEV_FACTORY, &c, "factory reset of", dev, hints))
 		return 1;
-	ret = ioctl(fd, NVM_DEV_FACTORY, &c);
-	if (ret && errno == ENODEV)
-		ioctl_error_hint("factory reset of", dev,
-				 "no such device (see 'lnvm devices')");
-	else if (ret && errno == ENXIO)
-		ioctl_error_hint("factory reset of", dev,
-				 "the device is not bound to a media manager; run 'lnvm init -d DEV' first");
-	else if (ret && errno == EBUSY)
-		ioctl_error_hint("factory reset of", dev,
-				 "the device has targets; remove them first");
-	else if (ret)
-		ioctl_error("factory reset of", dev);
-	else
-		printf("Factory reset of %s done (flags 0x%x)\n", dev, c.flags);
-	close(fd);
-	return ret ? 1 : 0;
+	printf("Factory reset of %s done (flags 0x%x)\n", dev, c.flags);
+	return 0;
 }
 
 /* -------------------------------------------------------------- geometry */
