@@ -27,6 +27,19 @@ _fail() {
 	return 1
 }
 
+# _wait_for SECONDS TEST-ARGS...: poll "[ TEST-ARGS ]" (e.g. -b /dev/x)
+# every 0.1 s until it holds; non-zero if it still fails after SECONDS.
+# ("[", not "test": test scripts define a function named test.)
+_wait_for() {
+	local n=$(($1 * 10)) i=0
+	shift
+	while ! [ "$@" ]; do
+		[ $i -ge $n ] && return 1
+		sleep 0.1
+		i=$((i + 1))
+	done
+}
+
 # _modprobe_quiet NAME [ARGS]: load a module, failing the test if it can't.
 _modprobe() {
 	modprobe "$@" || { _fail "modprobe $* failed"; return 1; }

@@ -17,23 +17,13 @@ OCSSD_TMP=${OCSSD_TMP:-/tmp/ocssd}
 
 # ocssd_load_nvme: load the NVMe driver and wait for the controller.
 ocssd_load_nvme() {
-	local i=0
 	modprobe nvme || { _fail "modprobe nvme failed"; return 1; }
-	while [ ! -e "$OCSSD_CTRL" ] && [ $i -lt 50 ]; do
-		sleep 0.2
-		i=$((i + 1))
-	done
-	[ -e "$OCSSD_CTRL" ] || { _fail "no $OCSSD_CTRL after modprobe nvme"; return 1; }
+	_wait_for 10 -e "$OCSSD_CTRL" || { _fail "no $OCSSD_CTRL after modprobe nvme"; return 1; }
 }
 
 # ocssd_wait_ns: wait for the namespace block device.
 ocssd_wait_ns() {
-	local i=0
-	while [ ! -b "$OCSSD_NS" ] && [ $i -lt 50 ]; do
-		sleep 0.2
-		i=$((i + 1))
-	done
-	[ -b "$OCSSD_NS" ] || { _fail "no $OCSSD_NS"; return 1; }
+	_wait_for 10 -b "$OCSSD_NS" || { _fail "no $OCSSD_NS"; return 1; }
 }
 
 # _ocssd_status FILE: the NVMe status in nvme-cli's stderr FILE ("0x0" if none).
@@ -161,12 +151,8 @@ ocssd_oob() {
 
 # ocssd_wait_lnvm DEV: wait for DEV to be registered with LightNVM.
 ocssd_wait_lnvm() {
-	local i=0
-	while [ ! -d "/sys/class/lightnvm/$1" ] && [ $i -lt 50 ]; do
-		sleep 0.2
-		i=$((i + 1))
-	done
-	[ -d "/sys/class/lightnvm/$1" ] || { _fail "$1 not registered with LightNVM"; return 1; }
+	_wait_for 10 -d "/sys/class/lightnvm/$1" ||
+		{ _fail "$1 not registered with LightNVM"; return 1; }
 }
 
 # ocssd_ctrl_by_serial SERIAL: the controller (nvmeN) with that serial.

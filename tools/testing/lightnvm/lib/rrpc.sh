@@ -91,12 +91,7 @@ _rrpc_create() {
 		lnvm create -d "$1" -n "$2" -t rrpc -b "$3" -e "$4" ||
 			{ _fail "lnvm create $2 on $1 failed"; return 1; }
 	fi
-	_i=0
-	while [ ! -b "/dev/$2" ] && [ $_i -lt 50 ]; do
-		sleep 0.1
-		_i=$((_i + 1))
-	done
-	[ -b "/dev/$2" ] || { _fail "no /dev/$2 after create"; return 1; }
+	_wait_for 5 -b "/dev/$2" || { _fail "no /dev/$2 after create"; return 1; }
 }
 
 # _rrpc_remove TGT
