@@ -114,6 +114,10 @@ static_assert(sizeof(struct nvme_nvm_addr_format) == 16);
 static_assert(sizeof(struct nvme_nvm_id_group) == 960);
 static_assert(sizeof(struct nvme_nvm_id) == NVME_NVM_ID_SIZE);
 static_assert(sizeof(struct nvme_nvm_bb_tbl) == 64);
+static_assert(offsetof(struct nvm_addr_format, res) ==
+	      offsetof(struct nvme_nvm_addr_format, res));
+static_assert(offsetof(struct nvm_addr_format, sect_len) ==
+	      offsetof(struct nvme_nvm_addr_format, sect_len));
 
 /**
  * struct nvme_nvm - an open-channel namespace registered with LightNVM
@@ -181,18 +185,8 @@ static void nvme_nvm_id_to_host(const struct nvme_nvm_id *src,
 	dst->cap = le32_to_cpu(src->cap);
 	dst->dom = le32_to_cpu(src->dom);
 
-	dst->ppaf.ch_offset = src->ppaf.ch_offset;
-	dst->ppaf.ch_len = src->ppaf.ch_len;
-	dst->ppaf.lun_offset = src->ppaf.lun_offset;
-	dst->ppaf.lun_len = src->ppaf.lun_len;
-	dst->ppaf.pln_offset = src->ppaf.pln_offset;
-	dst->ppaf.pln_len = src->ppaf.pln_len;
-	dst->ppaf.blk_offset = src->ppaf.blk_offset;
-	dst->ppaf.blk_len = src->ppaf.blk_len;
-	dst->ppaf.pg_offset = src->ppaf.pg_offset;
-	dst->ppaf.pg_len = src->ppaf.pg_len;
-	dst->ppaf.sect_offset = src->ppaf.sect_offset;
-	dst->ppaf.sect_len = src->ppaf.sect_len;
+	/* byte for byte the same layout (asserted below) */
+	memcpy(&dst->ppaf, &src->ppaf, offsetof(struct nvm_addr_format, res));
 
 	/* only the first configuration group is supported (cgrps == 1) */
 	d->mtype = s->mtype;
