@@ -879,6 +879,27 @@ struct nvm_block *nvm_get_blk(struct nvm_dev *dev, struct nvm_lun *lun,
 EXPORT_SYMBOL_GPL(nvm_get_blk);
 
 /**
+ * nvm_claim_blk() - take a given free block of a LUN from the media manager
+ * @dev: device of a target, bound to a media manager
+ * @lun: from nvm_get_lun()
+ * @blkid: block index in @lun
+ *
+ * For a target that rebuilds its state from the media: the blocks that
+ * hold its data are claimed, so that they are never handed out as free.
+ *
+ * Context: any.
+ * Return: the block, or %NULL if it is not free (bad or handed out).
+ */
+struct nvm_block *nvm_claim_blk(struct nvm_dev *dev, struct nvm_lun *lun,
+				unsigned int blkid)
+{
+	if (!dev->mm->claim_blk)
+		return NULL;
+	return dev->mm->claim_blk(dev, lun, blkid);
+}
+EXPORT_SYMBOL_GPL(nvm_claim_blk);
+
+/**
  * nvm_put_blk() - give a block back to the media manager
  * @dev: device of a target
  * @blk: a block from nvm_get_blk()

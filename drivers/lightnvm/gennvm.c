@@ -169,6 +169,41 @@ out:
 EXPORT_SYMBOL_IF_KUNIT(gen_lun_get_blk);
 
 /**
+ * gen_lun_claim_blk() - take a given free block of a LUN
+ * @lun: the LUN
+ * @blkid: block index
+ *
+ * Unlike gen_lun_get_blk() the GC reserve does not apply: the block holds
+ * data of the target that claims it.
+ *
+ * Context: any.
+ * Return: the block, now on the used list, or %NULL if it is not free.
+ */
+VISIBLE_IF_KUNIT struct nvm_block *gen_lun_claim_blk(struct gen_lun *lun,
+						     unsigned int blkid)
+{
+	struct nvm_block *blk;
+	unsigned long irqflags;
+
+	if (blkid >= lun->nr_blocks)
+		return NULL;
+	blk = &lun->vlun.blocks[blkid];
+	spin_lock_irqsave(&lun->vlun.lock, irqflags);
+	if (blk->state != NVM_BLK_ST_FREE) {
+		blk = NULL;
+		goto out;
+	}
+	list_move_tail(&blk->list, &lun->used_list);
+	blk->state = NVM_BLK_ST_OPEN;
+	lun->vlun.nr_free_blocks--;
+	lun->nr_used_blocks++;
+out:
+	spin_unlock_irqrestore(&lun->vlun.lock, irqflags);
+	return blk;
+}
+EXPORT_SYMBOL_IF_KUNIT(gen_lun_claim_blk);
+
+/**
  * gen_lun_put_blk() - take back a block handed out by gen_lun_get_blk()
  * @lun: its LUN
  * @blk: the block
@@ -357,6 +392,12 @@ static struct nvm_block *gen_get_blk(struct nvm_dev *dev, struct nvm_lun *vlun,
 				     unsigned long flags)
 {
 	return gen_lun_get_blk(to_gen_lun(vlun), flags);
+}
+
+static struct nvm_block *gen_claim_blk(struct nvm_dev *dev,
+				       struct nvm_lun *vlun, unsigned int blkid)
+{
+	return gen_lun_claim_blk(to_gen_lun(vlun), blkid);
 }
 
 static void gen_put_blk(struct nvm_dev *dev, struct nvm_block *blk)
@@ -613,6 +654,7 @@ static struct nvm_mm_type gen_mm = {
 	.register_mgr	= gen_register,
 	.unregister_mgr	= gen_unregister,
 	.get_blk	= gen_get_blk,
+	.claim_blk	= gen_claim_blk,
 	.put_blk	= gen_put_blk,
 	.erase_blk	= gen_erase_blk,
 	.mark_blk	= gen_mark_blk,

@@ -57,6 +57,7 @@ int gen_lun_init(struct gen_lun *lun, int id, int chnl_id, int lun_id,
 void gen_lun_free(struct gen_lun *lun);
 int gen_lun_reload(struct gen_lun *lun, const u8 *states);
 struct nvm_block *gen_lun_get_blk(struct gen_lun *lun, unsigned long flags);
+struct nvm_block *gen_lun_claim_blk(struct gen_lun *lun, unsigned int blkid);
 void gen_lun_put_blk(struct gen_lun *lun, struct nvm_block *blk);
 bool gen_lun_mark_bad(struct gen_lun *lun, unsigned int blkid);
 int gen_factory_action(u8 state, int flags, bool *reset);

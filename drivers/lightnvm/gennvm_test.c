@@ -117,6 +117,50 @@ static void gennvm_get_never_bad(struct kunit *test)
 	gen_lun_free(&lun);
 }
 
+/* Claiming a given block: only a free one, and the reserve does not apply. */
+static void gennvm_claim(struct kunit *test)
+{
+	u8 states[NR_BLKS] = { };
+	struct nvm_block *a, *got[NR_BLKS];
+	struct gen_lun lun;
+	int n = 0, i;
+
+	states[5] = NVM_BLK_T_GRWN_BAD;
+	gen_init_lun(test, &lun, states);
+
+	KUNIT_EXPECT_NULL(test, gen_lun_claim_blk(&lun, 5));
+	KUNIT_EXPECT_NULL(test, gen_lun_claim_blk(&lun, NR_BLKS));
+	a = gen_lun_claim_blk(&lun, 7);
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	KUNIT_EXPECT_EQ(test, a->id, 7U);
+	KUNIT_EXPECT_EQ(test, a->state, NVM_BLK_ST_OPEN);
+	KUNIT_EXPECT_NULL(test, gen_lun_claim_blk(&lun, 7));
+	check_accounting(test, &lun);
+
+	/* get never hands the claimed (or the bad) block out */
+	while ((got[n] = gen_lun_get_blk(&lun, NVM_IOTYPE_GC))) {
+		KUNIT_EXPECT_NE(test, got[n]->id, 7U);
+		KUNIT_EXPECT_NE(test, got[n]->id, 5U);
+		n++;
+		KUNIT_ASSERT_LT(test, n, NR_BLKS);
+	}
+	KUNIT_EXPECT_EQ(test, n, NR_BLKS - 2);
+
+	/* the GC reserve does not apply: even the last free block */
+	gen_lun_put_blk(&lun, a);
+	KUNIT_EXPECT_EQ(test, lun.vlun.nr_free_blocks, 1U);
+	KUNIT_EXPECT_PTR_EQ(test, gen_lun_claim_blk(&lun, 7), a);
+	KUNIT_EXPECT_EQ(test, lun.vlun.nr_free_blocks, 0U);
+	check_accounting(test, &lun);
+
+	gen_lun_put_blk(&lun, a);
+	for (i = 0; i < n; i++)
+		gen_lun_put_blk(&lun, got[i]);
+	KUNIT_EXPECT_EQ(test, lun.nr_used_blocks, 0U);
+	check_accounting(test, &lun);
+	gen_lun_free(&lun);
+}
+
 /* A block marked bad while handed out goes to the bad list when put. */
 static void gennvm_mark_used_then_put(struct kunit *test)
 {
@@ -225,6 +269,7 @@ static void gennvm_factory_actions(struct kunit *test)
 static struct kunit_case gennvm_cases[] = {
 	KUNIT_CASE(gennvm_init_from_table),
 	KUNIT_CASE(gennvm_get_never_bad),
+	KUNIT_CASE(gennvm_claim),
 	KUNIT_CASE(gennvm_mark_used_then_put),
 	KUNIT_CASE(gennvm_mark_free),
 	KUNIT_CASE(gennvm_reload),

@@ -52,11 +52,114 @@
 #define RRPC_UNITS_PER_LUN	4	/* write buffer units per LUN */
 #define RRPC_MAX_BVECS		(3 * NVM_MAX_VLBA)
 
-/* The OOB bytes rrpc writes with each sector (first 16 of geo.oob_size). */
+/*
+ * On-media format (version RRPC_FMT_VERSION). Every sector rrpc programs
+ * carries struct rrpc_oob in the first 16 OOB bytes: what the sector holds
+ * (a logical sector, padding, or a record), the LUN range of the target
+ * that wrote it (its identity on the media) and the write sequence number.
+ * Records are sectors of the write stream that hold metadata instead of
+ * user data: a trim record lists logical ranges discarded at its sequence
+ * number; a superblock record holds the target's capacity. See
+ * Documentation/lightnvm/rrpc.rst, "On-media format".
+ */
+#define RRPC_FMT_VERSION	1
+#define RRPC_SEQ_BITS		56
+#define RRPC_SEQ_MASK		((1ULL << RRPC_SEQ_BITS) - 1)
+
+/* rrpc_oob.lba values (and unit lba / p2l values) that are not user data */
+#define RRPC_LBA_PAD		U32_MAX		/* padding, == RRPC_ADDR_EMPTY */
+#define RRPC_LBA_TRIM		(U32_MAX - 1)	/* a trim record */
+#define RRPC_LBA_SB		(U32_MAX - 2)	/* a superblock record */
+#define RRPC_LBA_CKPT		(U32_MAX - 3)	/* a checkpoint sector */
+
 struct rrpc_oob {
-	__le64	lba;		/* logical sector, or ~0 for padding */
-	__le64	seq;		/* write sequence number */
+	__le32	lba;		/* logical sector or RRPC_LBA_* */
+	__le16	lun_begin;	/* the writer's LUN range */
+	__le16	lun_end;
+	__le64	seq;		/* bits 0-55 sequence, 56-63 format version */
 };
+
+#define RRPC_TRIM_MAGIC		0x4d525452	/* "RTRM" */
+#define RRPC_SB_MAGIC		0x42535252	/* "RRSB" */
+
+/* A trim record: the ranges discarded (or zeroed) at its sequence number. */
+struct rrpc_trim_rec {
+	__le32	magic;
+	__le32	nr;
+	struct {
+		__le32	lba;
+		__le32	len;
+	} r[];
+};
+
+#define RRPC_TRIM_MAX	((RRPC_SECTOR_SIZE - sizeof(struct rrpc_trim_rec)) / 8)
+
+/* A superblock record: written when a target starts a new instance. */
+struct rrpc_sb_rec {
+	__le32	magic;
+	__le32	version;
+	__le32	lun_begin;
+	__le32	lun_end;
+	__le64	nr_lbas;
+	__le32	op;
+	__le32	sec_per_blk;
+	__le32	blks_per_lun;
+	__le32	rsvd;
+	char	name[32];
+	__le32	crc;		/* crc32 of everything before */
+};
+
+#define RRPC_CKPT_MAGIC		0x504b4352	/* "RCKP" */
+#define RRPC_CKPT_MAX_BLKS	960
+
+/*
+ * The checkpoint a clean teardown writes: this header in the first sector
+ * of its first block, then the payload (the map, a table of the blocks,
+ * the live trim records; struct rrpc_ckpt_blk) in the following sectors
+ * of its blocks, in programming order.
+ */
+struct rrpc_ckpt_hdr {
+	__le32	magic;
+	__le32	version;
+	__le32	lun_begin;
+	__le32	lun_end;
+	__le64	nr_lbas;
+	__le32	op;
+	__le32	sec_per_blk;
+	__le32	blks_per_lun;
+	__le32	nr_blocks;
+	__le64	seq;		/* everything on the media is older */
+	__le32	sb_paddr;
+	__le32	nr_trims;
+	__le32	payload;	/* sectors */
+	__le32	payload_crc;
+	__le32	nr_ckpt_blks;
+	__le32	ckpt_blks[RRPC_CKPT_MAX_BLKS];	/* block indices */
+	__le32	crc;		/* crc32 of everything before */
+};
+
+/* One block in the checkpoint's table. */
+struct rrpc_ckpt_blk {
+	__le32	next_off;
+	__le32	flags;		/* RRPC_CKPT_F_* */
+	__le64	min_seq;
+	__le64	close_seq;
+};
+
+#define RRPC_CKPT_F_USED	0x1	/* holds data: claimed, closed */
+#define RRPC_CKPT_F_ERASED	0x2	/* free and erased */
+#define RRPC_CKPT_F_CKPT	0x4	/* holds the checkpoint */
+#define RRPC_CKPT_F_BAD		0x8	/* retired, still to evacuate */
+
+static inline u64 rrpc_oob_seq(const struct rrpc_oob *oob)
+{
+	return le64_to_cpu(oob->seq) & RRPC_SEQ_MASK;
+}
+
+static inline unsigned int rrpc_oob_version(const struct rrpc_oob *oob)
+{
+	return le64_to_cpu(oob->seq) >> RRPC_SEQ_BITS;
+}
 
 /**
  * struct rrpc_addr - one entry of the logical-to-physical map
@@ -93,6 +196,10 @@ struct rrpc_lun;
  *	before giving the block back
  * @state: %RRPC_BLK_* (rlun->lock)
  * @bad: a program failed in it: GC evacuates it and retires it
+ * @erased: known erased (no erase needed before its first program)
+ * @min_seq: lowest sequence number of the data and records programmed in
+ *	it since its erase (U64_MAX: none); a trim record must outlive every
+ *	block that may hold older data
  * @close_seq: when it was closed, for GC's age tie-break (rlun->lock)
  * @list: on rlun->closed (rlun->lock), or on the GC's pending list
  */
@@ -106,6 +213,8 @@ struct rrpc_block {
 	atomic_t		nr_readers;
 	int			state;
 	bool			bad;
+	bool			erased;
+	u64			min_seq;
 	u64			close_seq;
 	struct list_head	list;
 };
@@ -158,6 +267,7 @@ struct rrpc_unit {
  * @ppa_list: DMA-able address list of the read
  * @ppa_dma: its bus address
  * @pending: victims whose last valid sectors are in @unit
+ * @scratch: a sector of scratch space (trim record filtering)
  */
 struct rrpc_gc {
 	struct rrpc_unit	unit;
@@ -167,6 +277,7 @@ struct rrpc_gc {
 	struct ppa_addr		*ppa_list;
 	dma_addr_t		ppa_dma;
 	struct list_head	pending;
+	void			*scratch;
 };
 
 /**
@@ -180,6 +291,8 @@ struct rrpc_gc {
  * @nr_closed: blocks on @closed
  * @nr_bad: blocks on @closed marked bad, to evacuate first
  * @wr_blocked: the user writer waits for GC to free a block
+ * @full: GC found nothing to reclaim while the writer waits
+ *	(rrpc_lun_set_full())
  * @cur: open block of user writes (the writer work only)
  * @gc_cur: open block of GC writes (the GC work only)
  * @wr_work: programs full write buffer units into @cur
@@ -195,6 +308,7 @@ struct rrpc_lun {
 	unsigned int		nr_closed;
 	unsigned int		nr_bad;
 	bool			wr_blocked;
+	bool			full;
 	struct rrpc_block	*cur;
 	struct rrpc_block	*gc_cur;
 	struct work_struct	wr_work;
@@ -218,6 +332,36 @@ struct rrpc_stats {
 	atomic64_t	write_errors;	/* failed programs (data rewritten) */
 	atomic64_t	read_errors;	/* failed media reads */
 	atomic64_t	lost;		/* sectors GC could not read */
+	atomic64_t	dropped;	/* buffered sectors the device never took */
+	atomic64_t	trims_dropped;	/* trim records GC found obsolete */
+};
+
+/* How a target got its state at creation (struct rrpc_recovery.mode). */
+enum {
+	RRPC_REC_NEW,		/* blank LUNs: a new instance */
+	RRPC_REC_FACTORY,	/* NVM_TARGET_FACTORY: LUNs wiped */
+	RRPC_REC_SCAN,		/* the map rebuilt from every written sector */
+	RRPC_REC_CKPT,		/* the map read from a clean teardown's checkpoint */
+};
+
+/**
+ * struct rrpc_recovery - what creation found on the media, for sysfs
+ * @mode: %RRPC_REC_*
+ * @scanned: sectors read (scan) or blocks erased (factory)
+ * @blocks: blocks that hold data (claimed)
+ * @mapped: logical sectors mapped
+ * @trims: trim records found
+ * @torn: sectors that could not be read (torn programs, media errors)
+ * @ms: milliseconds it took
+ */
+struct rrpc_recovery {
+	int	mode;
+	u64	scanned;
+	u32	blocks;
+	u64	mapped;
+	u32	trims;
+	u32	torn;
+	u64	ms;
 };
 
 /**
@@ -260,7 +404,21 @@ struct rrpc_stats {
  * @read_wait: GC waits here for reads of a victim to finish
  * @wr_wq: the LUN writers
  * @gc_wq: the garbage collectors
- * @exiting: the target is being torn down: GC takes no new victim
+ * @kick_lock: makes the checks of @exiting and the queueing of work
+ *	atomic, so that nothing is queued on a destroyed workqueue
+ * @exiting: the target is being torn down: no new GC or writer work
+ * @dead: the device stopped taking programs (not a media error): the
+ *	disk is read-only and buffered data that cannot be written is dropped
+ * @nospc: every LUN is full (&rrpc_lun.full): writes fail with -ENOSPC
+ *	until a discard lets GC free a block
+ * @draining: teardown is programming what is buffered (with @nospc, what
+ *	cannot be programmed is dropped)
+ * @trim_page: the trim record being built (wb_lock)
+ * @lun_begin: first LUN of the target (device index)
+ * @lun_end: last LUN
+ * @sb_paddr: where the newest superblock record is, or %RRPC_ADDR_EMPTY
+ *	(map_lock)
+ * @rec: what creation found
  * @close_seq: source of rrpc_block.close_seq
  * @stats: counters
  */
@@ -303,7 +461,16 @@ struct rrpc {
 	wait_queue_head_t	read_wait;
 	struct workqueue_struct	*wr_wq;
 	struct workqueue_struct	*gc_wq;
+	spinlock_t		kick_lock;	/* @exiting vs queue_work */
 	bool			exiting;
+	bool			dead;
+	bool			nospc;
+	bool			draining;
+	struct page		*trim_page;
+	int			lun_begin;
+	int			lun_end;
+	u32			sb_paddr;
+	struct rrpc_recovery	rec;
 	atomic64_t		close_seq;
 
 	struct rrpc_stats	stats;
@@ -354,6 +521,22 @@ static inline struct ppa_addr rrpc_paddr_to_ppa(struct rrpc *rrpc, u32 paddr)
 	return nvm_blk_off_to_ppa(rrpc->geo, rblk->ppa, paddr % rrpc->spb);
 }
 
+/* A completion status that speaks of the media, not of the transport. */
+static inline bool rrpc_media_status(int error)
+{
+	switch (error) {
+	case NVM_RSP_ERR_FAILWRITE:
+	case NVM_RSP_ERR_EMPTYPAGE:
+	case NVM_RSP_ERR_FAILECC:
+	case NVM_RSP_ERR_FAILCRC:
+	case NVM_RSP_ERR_FAILERASE:
+	case NVM_RSP_WARN_HIGHECC:
+		return true;
+	default:
+		return false;
+	}
+}
+
 static inline unsigned int rrpc_lun_free(struct rrpc_lun *rlun)
 {
 	return READ_ONCE(rlun->parent->nr_free_blocks);
@@ -366,6 +549,12 @@ bool rrpc_map_move(struct rrpc *rrpc, u32 lba, u32 old, u32 new);
 void rrpc_map_discard(struct rrpc *rrpc, u32 lba);
 bool rrpc_map_lose(struct rrpc *rrpc, u32 lba, u32 old);
 bool rrpc_map_valid(struct rrpc *rrpc, u32 paddr, u32 *lba);
+bool rrpc_map_live(struct rrpc *rrpc, u32 paddr, u32 *lba);
+void rrpc_rec_programmed(struct rrpc *rrpc, u32 lba, u32 paddr);
+bool rrpc_rec_move(struct rrpc *rrpc, u32 lba, u32 old, u32 new);
+void rrpc_rec_drop(struct rrpc *rrpc, u32 old);
+u32 rrpc_trim_filter(struct rrpc *rrpc, struct rrpc_trim_rec *tr,
+		     struct rrpc_trim_rec *tmp);
 struct rrpc_block *rrpc_gc_pick(struct list_head *closed);
 u64 rrpc_capacity(u32 good_blocks, int nr_luns, u32 spb, u32 op);
 
@@ -379,12 +568,37 @@ void rrpc_unit_free(struct rrpc *rrpc, struct rrpc_unit *u);
 void rrpc_wr_work(struct work_struct *work);
 void rrpc_kick_writer(struct rrpc *rrpc, struct rrpc_lun *rlun);
 int rrpc_program(struct rrpc_lun *rlun, struct rrpc_unit *u, bool gc);
+void rrpc_set_dead(struct rrpc *rrpc, const char *why);
+void rrpc_lun_set_full(struct rrpc_lun *rlun, bool full);
+bool rrpc_wb_add_rec(struct rrpc *rrpc, u32 marker, const void *rec,
+		     struct rrpc_rq *rrq, bool flush);
+
+/* rrpc_recover.c */
+enum {
+	RRPC_SCAN_EMPTY,
+	RRPC_SCAN_UNREADABLE,
+	RRPC_SCAN_OK,
+};
+
+int rrpc_scan_classify(int error, u64 status, u32 i, const struct rrpc_oob *oob);
+bool rrpc_oob_ours(struct rrpc *rrpc, const struct rrpc_oob *oob);
+void rrpc_merge_data(struct rrpc *rrpc, u64 *lseq, u32 lba, u64 seq,
+		     u32 paddr);
+void rrpc_merge_trim(struct rrpc *rrpc, u64 *lseq, u32 lba, u32 len, u64 seq);
+void rrpc_merge_count(struct rrpc *rrpc);
+int rrpc_recover(struct rrpc *rrpc, const struct nvm_tgt_conf *conf,
+		 u64 *nr_lbas, u32 *op);
+int rrpc_sb_write(struct rrpc *rrpc);
+bool rrpc_ckpt_hdr_valid(const struct rrpc_ckpt_hdr *h);
+void rrpc_ckpt_write(struct rrpc *rrpc);
+bool rrpc_trim_needed(struct rrpc *rrpc, u64 seq);
 
 /* rrpc_gc.c */
 int rrpc_gc_init(struct rrpc_lun *rlun);
 void rrpc_gc_free(struct rrpc_lun *rlun);
 void rrpc_gc_work(struct work_struct *work);
 void rrpc_gc_kick(struct rrpc_lun *rlun);
+void rrpc_wr_kick(struct rrpc_lun *rlun);
 void rrpc_blk_close(struct rrpc_lun *rlun, struct rrpc_block *rblk);
 struct rrpc_block *rrpc_get_blk(struct rrpc_lun *rlun, bool gc);
 

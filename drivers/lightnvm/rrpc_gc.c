@@ -20,8 +20,31 @@
  */
 void rrpc_gc_kick(struct rrpc_lun *rlun)
 {
-	if (!READ_ONCE(rlun->rrpc->exiting))
-		queue_work(rlun->rrpc->gc_wq, &rlun->gc_work);
+	struct rrpc *rrpc = rlun->rrpc;
+	unsigned long flags;
+
+	spin_lock_irqsave(&rrpc->kick_lock, flags);
+	if (!rrpc->exiting)
+		queue_work(rrpc->gc_wq, &rlun->gc_work);
+	spin_unlock_irqrestore(&rrpc->kick_lock, flags);
+}
+
+/**
+ * rrpc_wr_kick() - let a LUN's writer run
+ * @rlun: the LUN
+ *
+ * Like rrpc_gc_kick(), a no-op once the target is exiting, atomically with
+ * respect to teardown, which then destroys the workqueues.
+ */
+void rrpc_wr_kick(struct rrpc_lun *rlun)
+{
+	struct rrpc *rrpc = rlun->rrpc;
+	unsigned long flags;
+
+	spin_lock_irqsave(&rrpc->kick_lock, flags);
+	if (!rrpc->exiting)
+		queue_work(rrpc->wr_wq, &rlun->wr_work);
+	spin_unlock_irqrestore(&rrpc->kick_lock, flags);
 }
 
 /**
@@ -95,9 +118,12 @@ struct rrpc_block *rrpc_get_blk(struct rrpc_lun *rlun, bool gc)
 			return NULL;
 		}
 
-		atomic64_inc(&rrpc->stats.erases);
-		ret = nvm_erase_blk(rrpc->dev, blk);
-		if (ret) {
+		ret = 0;
+		if (!rblk->erased) {
+			atomic64_inc(&rrpc->stats.erases);
+			ret = nvm_erase_blk(rrpc->dev, blk);
+		}
+		if (ret == -EIO) {
 			/* the media manager marked it grown bad: put retires it */
 			pr_err_ratelimited("%s: erase of block %u (LUN %d) failed (%d), retiring it\n",
 					   rrpc->disk->disk_name, blk->id,
@@ -106,8 +132,15 @@ struct rrpc_block *rrpc_get_blk(struct rrpc_lun *rlun, bool gc)
 			atomic64_inc(&rrpc->stats.grown_bad);
 			continue;
 		}
+		if (ret) {
+			nvm_put_blk(rrpc->dev, blk);
+			rrpc_set_dead(rrpc, "the device failed an erase");
+			return NULL;
+		}
 
 		rblk->next_off = 0;
+		rblk->erased = true;
+		rblk->min_seq = U64_MAX;
 		rblk->bad = false;
 		WARN_ON_ONCE(READ_ONCE(rblk->nr_valid));
 		spin_lock(&rlun->lock);
@@ -131,6 +164,7 @@ static void rrpc_gc_release(struct rrpc_lun *rlun, struct rrpc_block *rblk)
 {
 	struct rrpc *rrpc = rlun->rrpc;
 	bool kick;
+	int ret;
 
 	/* reads that looked the victim up before GC moved the data */
 	wait_event(rrpc->read_wait, !atomic_read(&rblk->nr_readers));
@@ -139,11 +173,31 @@ static void rrpc_gc_release(struct rrpc_lun *rlun, struct rrpc_block *rblk)
 	WARN_ON_ONCE(rblk->nr_valid);
 	spin_unlock(&rrpc->map_lock);
 
+	/*
+	 * Erased before it goes back: a free block holds nothing that a
+	 * recovery scan could take for data (its trim records may be gone).
+	 * A victim that cannot be erased stays bad (media) or, with the
+	 * device gone, goes back as it is.
+	 */
+	rblk->erased = false;
+	if (!rblk->bad && !READ_ONCE(rrpc->dead)) {
+		atomic64_inc(&rrpc->stats.erases);
+		ret = nvm_erase_blk(rrpc->dev, rblk->parent);
+		if (ret == -EIO)
+			atomic64_inc(&rrpc->stats.grown_bad);
+		else if (ret)
+			rrpc_set_dead(rrpc, "the device failed an erase");
+		else
+			rblk->erased = true;
+	}
+	WRITE_ONCE(rblk->min_seq, U64_MAX);
+
 	spin_lock(&rlun->lock);
 	rblk->state = RRPC_BLK_FREE;
 	spin_unlock(&rlun->lock);
 	nvm_put_blk(rrpc->dev, rblk->parent);
 	atomic64_inc(&rrpc->stats.gc_victims);
+	rrpc_lun_set_full(rlun, false);
 
 	spin_lock(&rlun->lock);
 	kick = rlun->wr_blocked && rrpc_lun_free(rlun) > RRPC_GC_RSV;
@@ -151,7 +205,7 @@ static void rrpc_gc_release(struct rrpc_lun *rlun, struct rrpc_block *rblk)
 		WRITE_ONCE(rlun->wr_blocked, false);
 	spin_unlock(&rlun->lock);
 	if (kick)
-		queue_work(rrpc->wr_wq, &rlun->wr_work);
+		rrpc_wr_kick(rlun);
 }
 
 static void rrpc_gc_release_pending(struct rrpc_lun *rlun)
@@ -164,35 +218,58 @@ static void rrpc_gc_release_pending(struct rrpc_lun *rlun)
 	}
 }
 
-/* Program the GC unit (padding what is not filled), then free victims. */
-static void rrpc_gc_program(struct rrpc_lun *rlun)
+/*
+ * Victims whose data could not be moved go back to the closed list, as
+ * they were: the map still points into them.
+ */
+static void rrpc_gc_unpend(struct rrpc_lun *rlun)
 {
+	struct rrpc_block *rblk, *tmp;
+
+	list_for_each_entry_safe(rblk, tmp, &rlun->gc.pending, list) {
+		list_del_init(&rblk->list);
+		rrpc_blk_close(rlun, rblk);
+	}
+	rlun->gc.unit.nr = 0;
+}
+
+/*
+ * Program the GC unit (padding what is not filled), then free victims.
+ * Return: false if GC cannot go on (no block left, or the device is dead).
+ */
+static bool rrpc_gc_program(struct rrpc_lun *rlun)
+{
+	struct rrpc *rrpc = rlun->rrpc;
 	struct rrpc_unit *u = &rlun->gc.unit;
-	bool warned = false;
+	int ret;
 
 	for (;;) {
 		if (!rlun->gc_cur)
 			rlun->gc_cur = rrpc_get_blk(rlun, true);
 		if (!rlun->gc_cur) {
-			/* only GC frees blocks: this means the LUN is worn out */
-			if (!warned)
-				pr_err("%s: LUN %d has no free block left for GC\n",
-				       rlun->rrpc->disk->disk_name,
-				       rlun->parent->id);
-			warned = true;
-			schedule_timeout_uninterruptible(HZ / 10);
-			continue;
+			/* only GC frees blocks: the LUN is worn out */
+			if (!READ_ONCE(rrpc->dead))
+				rrpc_lun_set_full(rlun, true);
+			rrpc_gc_unpend(rlun);
+			return false;
 		}
-		if (!rrpc_program(rlun, u, true))
+		ret = rrpc_program(rlun, u, true);
+		if (!ret)
 			break;
+		if (ret != -EIO) {
+			rrpc_gc_unpend(rlun);
+			return false;
+		}
 	}
 	u->nr = 0;
 	rrpc_gc_release_pending(rlun);
+	return true;
 }
 
 /* Read n valid sectors into the GC unit behind the ones it holds. */
 static void rrpc_gc_read(struct rrpc_lun *rlun, u32 n)
 {
+	struct rrpc_trim_rec *tr;
 	struct rrpc *rrpc = rlun->rrpc;
 	struct rrpc_gc *gc = &rlun->gc;
 	struct rrpc_unit *u = &gc->unit;
@@ -234,6 +311,17 @@ static void rrpc_gc_read(struct rrpc_lun *rlun, u32 n)
 		u32 k = u->nr + i;
 		struct rrpc_oob *oob = u->meta + k * oob_size;
 
+		if ((failed & BIT_ULL(i)) && u->lba[k] >= rrpc->nr_lbas) {
+			/* an unreadable record: drop it, it cannot be moved */
+			spin_lock(&rrpc->map_lock);
+			if (u->lba[k] == RRPC_LBA_TRIM)
+				rrpc_rec_drop(rrpc, u->old[k]);
+			spin_unlock(&rrpc->map_lock);
+			pr_err_ratelimited("%s: GC could not read the record at sector %u\n",
+					   rrpc->disk->disk_name, u->old[k]);
+			u->lba[k] = RRPC_LBA_PAD;
+			continue;
+		}
 		if (failed & BIT_ULL(i)) {
 			atomic64_inc(&rrpc->stats.read_errors);
 			spin_lock(&rrpc->map_lock);
@@ -245,18 +333,30 @@ static void rrpc_gc_read(struct rrpc_lun *rlun, u32 n)
 			u->lba[k] = RRPC_ADDR_EMPTY;
 			continue;
 		}
-		if (le64_to_cpu(oob->lba) != u->lba[k]) {
-			pr_warn_ratelimited("%s: sector %u holds lba %llu in its OOB, map says %u\n",
+		if (le32_to_cpu(oob->lba) != u->lba[k]) {
+			pr_warn_ratelimited("%s: sector %u holds lba %u in its OOB, map says %u\n",
 					    rrpc->disk->disk_name, u->old[k],
-					    le64_to_cpu(oob->lba), u->lba[k]);
-			oob->lba = cpu_to_le64(u->lba[k]);
+					    le32_to_cpu(oob->lba), u->lba[k]);
+			oob->lba = cpu_to_le32(u->lba[k]);
 		}
+		if (u->lba[k] != RRPC_LBA_TRIM)
+			continue;
+		/* a trim record: keep what it still has to say, if anything */
+		tr = page_address(u->pages[k]);
+		spin_lock(&rrpc->map_lock);
+		if (!rrpc_trim_needed(rrpc, rrpc_oob_seq(oob)) ||
+		    !rrpc_trim_filter(rrpc, tr, gc->scratch)) {
+			rrpc_rec_drop(rrpc, u->old[k]);
+			u->lba[k] = RRPC_LBA_PAD;
+			atomic64_inc(&rrpc->stats.trims_dropped);
+		}
+		spin_unlock(&rrpc->map_lock);
 	}
 	u->nr += n;
 }
 
 /* Move the valid sectors of a victim into the GC unit (and beyond). */
-static void rrpc_gc_block(struct rrpc_lun *rlun, struct rrpc_block *victim)
+static bool rrpc_gc_block(struct rrpc_lun *rlun, struct rrpc_block *victim)
 {
 	struct rrpc *rrpc = rlun->rrpc;
 	struct rrpc_unit *u = &rlun->gc.unit;
@@ -268,7 +368,7 @@ static void rrpc_gc_block(struct rrpc_lun *rlun, struct rrpc_block *victim)
 		for (; off < end && u->nr + n < rrpc->spp; off++) {
 			u32 paddr = rrpc_blk_paddr(rrpc, victim, off);
 
-			if (rrpc_map_valid(rrpc, paddr, &lba)) {
+			if (rrpc_map_live(rrpc, paddr, &lba)) {
 				u->lba[u->nr + n] = lba;
 				u->old[u->nr + n] = paddr;
 				n++;
@@ -277,13 +377,17 @@ static void rrpc_gc_block(struct rrpc_lun *rlun, struct rrpc_block *victim)
 		spin_unlock(&rrpc->map_lock);
 		if (n)
 			rrpc_gc_read(rlun, n);
-		if (u->nr == rrpc->spp)
-			rrpc_gc_program(rlun);
+		if (u->nr == rrpc->spp && !rrpc_gc_program(rlun)) {
+			/* what is already on the media stays valid there */
+			rrpc_blk_close(rlun, victim);
+			return false;
+		}
 	}
 	/* the victim is free once the sectors still in the unit are written */
 	list_add_tail(&victim->list, &rlun->gc.pending);
 	if (!u->nr)
 		rrpc_gc_release_pending(rlun);
+	return true;
 }
 
 /**
@@ -301,12 +405,13 @@ void rrpc_gc_work(struct work_struct *work)
 	struct rrpc *rrpc = rlun->rrpc;
 	struct rrpc_block *victim;
 
-	while (!READ_ONCE(rrpc->exiting) && rrpc_gc_needed(rlun)) {
+	while (!READ_ONCE(rrpc->exiting) && !READ_ONCE(rrpc->dead) &&
+	       rrpc_gc_needed(rlun)) {
 		spin_lock(&rlun->lock);
 		victim = rrpc_gc_pick(&rlun->closed);
-		/* a victim without invalid sectors yields nothing */
+		/* a victim without invalid (or unwritten) sectors yields nothing */
 		if (victim && !victim->bad &&
-		    READ_ONCE(victim->nr_valid) >= victim->next_off)
+		    READ_ONCE(victim->nr_valid) >= rrpc->spb)
 			victim = NULL;
 		if (victim) {
 			list_del_init(&victim->list);
@@ -316,13 +421,18 @@ void rrpc_gc_work(struct work_struct *work)
 			victim->state = RRPC_BLK_GC;
 		}
 		spin_unlock(&rlun->lock);
-		if (!victim)
+		if (!victim) {
+			/* the writer waits, and nothing can be reclaimed */
+			if (READ_ONCE(rlun->wr_blocked))
+				rrpc_lun_set_full(rlun, true);
 			break;
-		rrpc_gc_block(rlun, victim);
+		}
+		if (!rrpc_gc_block(rlun, victim))
+			return;
 		cond_resched();
 	}
-	if (rlun->gc.unit.nr)
-		rrpc_gc_program(rlun);
+	if (rlun->gc.unit.nr && !rrpc_gc_program(rlun))
+		return;
 	rrpc_gc_release_pending(rlun);
 }
 
@@ -343,7 +453,8 @@ int rrpc_gc_init(struct rrpc_lun *rlun)
 	if (ret)
 		return ret;
 	gc->bvecs = kcalloc(rrpc->spp, sizeof(*gc->bvecs), GFP_KERNEL);
-	if (!gc->bvecs)
+	gc->scratch = kmalloc(RRPC_SECTOR_SIZE, GFP_KERNEL);
+	if (!gc->bvecs || !gc->scratch)
 		return -ENOMEM;
 	if (rrpc->spp > 1) {
 		gc->rqd.dev = rrpc->dev;
@@ -374,6 +485,8 @@ void rrpc_gc_free(struct rrpc_lun *rlun)
 		nvm_free_ppalist(rrpc->dev, &gc->rqd);
 		gc->ppa_list = NULL;
 	}
+	kfree(gc->scratch);
+	gc->scratch = NULL;
 	kfree(gc->bvecs);
 	gc->bvecs = NULL;
 	rrpc_unit_free(rrpc, &gc->unit);

@@ -74,7 +74,7 @@ void rrpc_kick_writer(struct rrpc *rrpc, struct rrpc_lun *from)
 			continue;
 		if (!from)
 			WRITE_ONCE(rrpc->next_lun, (rlun->idx + 1) % rrpc->nr_luns);
-		queue_work(rrpc->wr_wq, &rlun->wr_work);
+		rrpc_wr_kick(rlun);
 		return;
 	}
 }
@@ -122,13 +122,21 @@ static bool rrpc_flush_locked(struct rrpc *rrpc, struct rrpc_rq *rrq)
 	return true;
 }
 
-/* A unit reached the media (or was given up at exit): wake flushes. */
+/*
+ * A unit reached the media (or was dropped): wake the flushes it held up.
+ * Once the device is dead or out of space, flushes fail: what they wait
+ * for may not be on the media.
+ */
 static void rrpc_unit_done(struct rrpc *rrpc, struct rrpc_unit *u)
 {
 	struct rrpc_rq *rrq, *tmp;
 	struct rrpc_unit *first;
+	blk_status_t st = BLK_STS_OK;
 	LIST_HEAD(done);
 	bool empty;
+
+	if (READ_ONCE(rrpc->dead) || READ_ONCE(rrpc->nospc))
+		st = BLK_STS_IOERR;
 
 	spin_lock(&rrpc->wb_lock);
 	list_del_init(&u->inflight);
@@ -144,11 +152,97 @@ static void rrpc_unit_done(struct rrpc *rrpc, struct rrpc_unit *u)
 
 	list_for_each_entry_safe(rrq, tmp, &done, flush_list) {
 		list_del_init(&rrq->flush_list);
-		blk_mq_end_request(blk_mq_rq_from_pdu(rrq), BLK_STS_OK);
+		blk_mq_end_request(blk_mq_rq_from_pdu(rrq), st);
 	}
 	if (empty)
 		wake_up_all(&rrpc->wb_wait);
 	rrpc_unit_put(rrpc, u);
+}
+
+/*
+ * A unit that cannot reach the media (the device is dead, or out of space
+ * at teardown): reads of its sectors fall back to the media copies, which
+ * are older versions; the loss is counted and logged.
+ */
+static void rrpc_unit_drop(struct rrpc *rrpc, struct rrpc_unit *u)
+{
+	u32 i, n = 0;
+
+	spin_lock(&rrpc->map_lock);
+	for (i = 0; i < u->nr; i++) {
+		u32 lba = u->lba[i];
+
+		if (lba >= rrpc->nr_lbas)
+			continue;
+		n++;
+		if (rrpc->map[lba].wb == u->idx * rrpc->spp + i)
+			rrpc->map[lba].wb = RRPC_ADDR_EMPTY;
+	}
+	spin_unlock(&rrpc->map_lock);
+	atomic64_add(n, &rrpc->stats.dropped);
+	if (n)
+		pr_err_ratelimited("%s: %u buffered sectors (write sequence %llu) could not be written and are lost\n",
+				   rrpc->disk->disk_name, n, u->seq);
+	rrpc_unit_done(rrpc, u);
+}
+
+/**
+ * rrpc_set_dead() - the device stopped taking programs: go read-only
+ * @rrpc: the target
+ * @why: for the log
+ *
+ * Writes, discards and flushes fail from now on; the writers drop what is
+ * buffered, so that teardown never waits for a device that does not answer.
+ *
+ * Context: any.
+ */
+void rrpc_set_dead(struct rrpc *rrpc, const char *why)
+{
+	int i;
+
+	if (xchg(&rrpc->dead, true))
+		return;
+	pr_err("%s: %s: the disk is read-only from now on; data not yet flushed is lost\n",
+	       rrpc->disk->disk_name, why);
+	for (i = 0; i < rrpc->nr_luns; i++)
+		rrpc_wr_kick(&rrpc->luns[i]);
+}
+
+/**
+ * rrpc_lun_set_full() - a LUN has nothing left that GC can reclaim, or has
+ * @rlun: the LUN
+ * @full: its writer waits and no block would yield space (grown bad blocks
+ *	ate the spare), or GC freed a block again
+ *
+ * Writes go to the other LUNs meanwhile. Once every LUN is full the disk
+ * is out of space: writes and flushes fail (-ENOSPC, -EIO), reads work, and
+ * a discard, which gives GC something to reclaim, lets writes resume.
+ *
+ * Context: process.
+ */
+void rrpc_lun_set_full(struct rrpc_lun *rlun, bool full)
+{
+	struct rrpc *rrpc = rlun->rrpc;
+	bool all = true;
+	int i;
+
+	if (READ_ONCE(rlun->full) == full)
+		return;
+	WRITE_ONCE(rlun->full, full);
+	for (i = 0; i < rrpc->nr_luns; i++)
+		if (!READ_ONCE(rrpc->luns[i].full))
+			all = false;
+	if (READ_ONCE(rrpc->nospc) == all)
+		return;
+	WRITE_ONCE(rrpc->nospc, all);
+	if (all)
+		pr_err("%s: no LUN has a free block left or anything to garbage collect (grown bad blocks ate the spare): writes fail with -ENOSPC, reads work; discarding data lets GC resume\n",
+		       rrpc->disk->disk_name);
+	else
+		pr_info("%s: LUN %d has free blocks again: writes resume\n",
+			rrpc->disk->disk_name, rlun->parent->id);
+	for (i = 0; i < rrpc->nr_luns; i++)
+		rrpc_wr_kick(&rrpc->luns[i]);
 }
 
 /**
@@ -174,15 +268,19 @@ int rrpc_program(struct rrpc_lun *rlun, struct rrpc_unit *u, bool gc)
 	struct rrpc_block *rblk = gc ? rlun->gc_cur : rlun->cur;
 	struct nvm_rq *rqd = &u->rqd;
 	u32 spp = rrpc->spp, off, base, i, nr_data = 0;
+	u64 min_seq = U64_MAX;
 	int ret;
 
+	if (READ_ONCE(rrpc->dead))
+		return -ENODEV;
 	off = rblk->next_off;
 	base = rrpc_blk_paddr(rrpc, rblk, off);
 	rblk->next_off += spp;
+	rblk->erased = false;
 
 	spin_lock(&rrpc->map_lock);
 	for (i = 0; i < spp; i++)
-		rrpc->p2l[base + i] = i < u->nr ? u->lba[i] : RRPC_ADDR_EMPTY;
+		rrpc->p2l[base + i] = RRPC_ADDR_EMPTY;
 	spin_unlock(&rrpc->map_lock);
 
 	memset(rqd, 0, sizeof(*rqd));
@@ -190,7 +288,8 @@ int rrpc_program(struct rrpc_lun *rlun, struct rrpc_unit *u, bool gc)
 	for (i = 0; i < spp; i++) {
 		struct rrpc_oob *oob = u->meta + i * geo->oob_size;
 		struct ppa_addr ppa = nvm_blk_off_to_ppa(geo, rblk->ppa, off + i);
-		bool data = i < u->nr && u->lba[i] != RRPC_ADDR_EMPTY;
+		bool data = i < u->nr && u->lba[i] != RRPC_LBA_PAD;
+		u64 seq;
 
 		if (spp > 1)
 			u->ppa_list[i] = ppa;
@@ -198,15 +297,18 @@ int rrpc_program(struct rrpc_lun *rlun, struct rrpc_unit *u, bool gc)
 			rqd->ppa_addr = ppa;
 		__bio_add_page(&u->bio, data ? u->pages[i] : ZERO_PAGE(0),
 			       RRPC_SECTOR_SIZE, 0);
-		if (data)
+		/* GC keeps the OOB it read: the LBA and sequence number */
+		if (!gc || !data) {
+			seq = data ? u->seq + i : 0;
+			oob->lba = cpu_to_le32(data ? u->lba[i] : RRPC_LBA_PAD);
+			oob->lun_begin = cpu_to_le16(rrpc->lun_begin);
+			oob->lun_end = cpu_to_le16(rrpc->lun_end);
+			oob->seq = cpu_to_le64(seq |
+					       (u64)RRPC_FMT_VERSION << RRPC_SEQ_BITS);
+		}
+		if (data) {
 			nr_data++;
-		/* GC keeps the LBA and sequence number it read */
-		if (!gc) {
-			oob->lba = cpu_to_le64(data ? u->lba[i] : ~0ULL);
-			oob->seq = cpu_to_le64(u->seq + i);
-		} else if (!data) {
-			oob->lba = cpu_to_le64(~0ULL);
-			oob->seq = 0;
+			min_seq = min(min_seq, rrpc_oob_seq(oob));
 		}
 	}
 	rqd->dev = rrpc->dev;
@@ -223,6 +325,19 @@ int rrpc_program(struct rrpc_lun *rlun, struct rrpc_unit *u, bool gc)
 
 	ret = nvm_submit_io_sync(rrpc->dev, rqd);
 	bio_uninit(&u->bio);
+	if ((ret || rqd->error) && rqd->error != NVM_RSP_ERR_FAILWRITE) {
+		/* not a media error: the device does not take programs */
+		pr_err_ratelimited("%s: program of block %u (LUN %d) failed (%d/0x%x)\n",
+				   rrpc->disk->disk_name, rblk->parent->id,
+				   rlun->parent->id, ret, rqd->error);
+		if (gc)
+			rlun->gc_cur = NULL;
+		else
+			rlun->cur = NULL;
+		rrpc_blk_close(rlun, rblk);
+		rrpc_set_dead(rrpc, "the device failed a program");
+		return -ENODEV;
+	}
 	if (ret || rqd->error) {
 		atomic64_inc(&rrpc->stats.write_errors);
 		pr_err_ratelimited("%s: program of block %u (LUN %d) failed (%d/0x%x), retiring it\n",
@@ -233,9 +348,7 @@ int rrpc_program(struct rrpc_lun *rlun, struct rrpc_unit *u, bool gc)
 		else
 			rlun->cur = NULL;
 		rblk->bad = true;
-		/* the core marks blocks of a reported program failure itself */
-		if (ret != -EIO || rqd->error != NVM_RSP_ERR_FAILWRITE)
-			nvm_mark_blk(rrpc->dev, rblk->ppa, NVM_BLK_T_GRWN_BAD);
+		/* the core marks the blocks of a reported program failure */
 		atomic64_inc(&rrpc->stats.grown_bad);
 		rrpc_blk_close(rlun, rblk);
 		rrpc_gc_kick(rlun);
@@ -246,16 +359,27 @@ int rrpc_program(struct rrpc_lun *rlun, struct rrpc_unit *u, bool gc)
 	atomic64_add(spp - nr_data, &rrpc->stats.padded);
 	if (gc)
 		atomic64_add(nr_data, &rrpc->stats.gc_moved);
+	if (min_seq < READ_ONCE(rblk->min_seq))
+		WRITE_ONCE(rblk->min_seq, min_seq);
 
 	spin_lock(&rrpc->map_lock);
 	for (i = 0; i < u->nr; i++) {
-		if (u->lba[i] == RRPC_ADDR_EMPTY)
+		u32 lba = u->lba[i];
+
+		if (lba == RRPC_LBA_PAD)
 			continue;
+		if (lba >= rrpc->nr_lbas) {
+			if (gc)
+				rrpc_rec_move(rrpc, lba, u->old[i], base + i);
+			else
+				rrpc_rec_programmed(rrpc, lba, base + i);
+			continue;
+		}
+		rrpc->p2l[base + i] = lba;
 		if (gc)
-			rrpc_map_move(rrpc, u->lba[i], u->old[i], base + i);
+			rrpc_map_move(rrpc, lba, u->old[i], base + i);
 		else
-			rrpc_map_commit(rrpc, u->lba[i], base + i,
-					u->idx * spp + i);
+			rrpc_map_commit(rrpc, lba, base + i, u->idx * spp + i);
 	}
 	spin_unlock(&rrpc->map_lock);
 
@@ -291,9 +415,14 @@ void rrpc_wr_work(struct work_struct *work)
 	struct rrpc_lun *rlun = container_of(work, struct rrpc_lun, wr_work);
 	struct rrpc *rrpc = rlun->rrpc;
 	struct rrpc_unit *u;
+	bool drop;
+	int ret;
 
 	for (;;) {
-		if (!rrpc_wr_space(rlun)) {
+		/* a dead device, or no space left while tearing down: drop */
+		drop = READ_ONCE(rrpc->dead) ||
+		       (READ_ONCE(rrpc->nospc) && READ_ONCE(rrpc->draining));
+		if (!drop && !rrpc_wr_space(rlun)) {
 			rrpc_kick_writer(rrpc, rlun);
 			return;
 		}
@@ -306,11 +435,20 @@ void rrpc_wr_work(struct work_struct *work)
 		if (!u)
 			return;
 
-		if (rrpc_program(rlun, u, false)) {
+		if (drop) {
+			rrpc_unit_drop(rrpc, u);
+			continue;
+		}
+		ret = rrpc_program(rlun, u, false);
+		if (ret == -EIO) {
 			/* the block is retired: try again on a fresh one */
 			spin_lock(&rrpc->wb_lock);
 			list_add(&u->list, &rrpc->wb_queue);
 			spin_unlock(&rrpc->wb_lock);
+			continue;
+		}
+		if (ret) {
+			rrpc_unit_drop(rrpc, u);
 			continue;
 		}
 		rrpc_unit_done(rrpc, u);
@@ -559,6 +697,17 @@ static void rrpc_write_fill(struct rrpc *rrpc, struct request *rq, u32 lba)
 	}
 }
 
+/* Sectors the write buffer can take now. */
+static u32 rrpc_wb_room(struct rrpc *rrpc)
+{
+	u32 room = rrpc->nr_free_units * rrpc->spp;
+
+	lockdep_assert_held(&rrpc->wb_lock);
+	if (rrpc->wb_cur)
+		room += rrpc->spp - rrpc->wb_cur->nr;
+	return room;
+}
+
 static blk_status_t rrpc_write_rq(struct rrpc *rrpc, struct request *rq,
 				  u32 lba, u32 nr)
 {
@@ -566,10 +715,12 @@ static blk_status_t rrpc_write_rq(struct rrpc *rrpc, struct request *rq,
 	u32 room;
 	bool wait = false;
 
+	if (READ_ONCE(rrpc->dead))
+		return BLK_STS_IOERR;
+	if (READ_ONCE(rrpc->nospc))
+		return BLK_STS_NOSPC;
 	spin_lock(&rrpc->wb_lock);
-	room = rrpc->nr_free_units * rrpc->spp;
-	if (rrpc->wb_cur)
-		room += rrpc->spp - rrpc->wb_cur->nr;
+	room = rrpc_wb_room(rrpc);
 	if (room < nr) {
 		/*
 		 * rrpc_unit_put() reruns the queue when a unit comes back.
@@ -599,6 +750,8 @@ static blk_status_t rrpc_flush_rq(struct rrpc *rrpc, struct request *rq)
 {
 	bool wait;
 
+	if (READ_ONCE(rrpc->dead) || READ_ONCE(rrpc->nospc))
+		return BLK_STS_IOERR;
 	blk_mq_start_request(rq);
 	spin_lock(&rrpc->wb_lock);
 	wait = rrpc_flush_locked(rrpc, blk_mq_rq_to_pdu(rq));
@@ -610,12 +763,42 @@ static blk_status_t rrpc_flush_rq(struct rrpc *rrpc, struct request *rq)
 
 #define RRPC_DISCARD_BATCH	1024
 
-static blk_status_t rrpc_discard_rq(struct rrpc *rrpc, struct request *rq,
-				    u32 lba, u32 nr)
+/**
+ * rrpc_wb_add_rec() - put a record sector into the write buffer
+ * @rrpc: the target
+ * @marker: %RRPC_LBA_TRIM or %RRPC_LBA_SB
+ * @rec: its %RRPC_SECTOR_SIZE bytes
+ * @rrq: the request to complete once the record is on the media when
+ *	@flush, else unused
+ * @flush: pad and queue the unit, and make @rrq wait for it
+ *
+ * The record takes the next write sequence number, which orders it with
+ * the data around it on the media.
+ *
+ * Context: rrpc->wb_lock held; the buffer has room for one sector.
+ * Return: true if @rrq waits for the media.
+ */
+bool rrpc_wb_add_rec(struct rrpc *rrpc, u32 marker, const void *rec,
+		     struct rrpc_rq *rrq, bool flush)
+{
+	struct rrpc_unit *u;
+
+	lockdep_assert_held(&rrpc->wb_lock);
+	if (!rrpc->wb_cur)
+		rrpc_wb_new_cur(rrpc);
+	u = rrpc->wb_cur;
+	memcpy(page_address(u->pages[u->nr]), rec, RRPC_SECTOR_SIZE);
+	u->lba[u->nr] = marker;
+	if (++u->nr == rrpc->spp)
+		rrpc_wb_queue_cur(rrpc);
+	return flush && rrpc_flush_locked(rrpc, rrq);
+}
+
+/* Unmap @nr sectors from @lba. Context: wb_lock held (orders with writes). */
+static void rrpc_unmap_range(struct rrpc *rrpc, u32 lba, u32 nr)
 {
 	u32 i, end = lba + nr;
 
-	blk_mq_start_request(rq);
 	while (lba < end) {
 		u32 n = min(end - lba, (u32)RRPC_DISCARD_BATCH);
 
@@ -625,8 +808,53 @@ static blk_status_t rrpc_discard_rq(struct rrpc *rrpc, struct request *rq,
 		spin_unlock(&rrpc->map_lock);
 		lba += n;
 	}
+}
+
+/*
+ * Discard and write-zeroes unmap the range and put a trim record into the
+ * write stream: after a flush, a power cut does not bring the old data
+ * back (recovery applies the record over every older copy).
+ */
+static blk_status_t rrpc_discard_rq(struct rrpc *rrpc, struct request *rq,
+				    u32 lba, u32 nr)
+{
+	struct rrpc_rq *rrq = blk_mq_rq_to_pdu(rq);
+	struct rrpc_trim_rec *tr;
+	bool wait = false, rec = true;
+	int i;
+
+	if (READ_ONCE(rrpc->dead))
+		return BLK_STS_IOERR;
+	spin_lock(&rrpc->wb_lock);
+	if (!rrpc_wb_room(rrpc)) {
+		if (!READ_ONCE(rrpc->nospc)) {
+			rrpc->wb_starved = true;
+			spin_unlock(&rrpc->wb_lock);
+			return BLK_STS_RESOURCE;
+		}
+		/* out of space, buffer full: unmap so that GC can resume */
+		rec = false;
+	}
+	blk_mq_start_request(rq);
+	if (rec) {
+		tr = page_address(rrpc->trim_page);
+		memset(tr, 0, RRPC_SECTOR_SIZE);
+		tr->magic = cpu_to_le32(RRPC_TRIM_MAGIC);
+		tr->nr = cpu_to_le32(1);
+		tr->r[0].lba = cpu_to_le32(lba);
+		tr->r[0].len = cpu_to_le32(nr);
+		wait = rrpc_wb_add_rec(rrpc, RRPC_LBA_TRIM, tr, rrq,
+				       rq->cmd_flags & (REQ_FUA | REQ_PREFLUSH));
+	}
+	rrpc_unmap_range(rrpc, lba, nr);
+	spin_unlock(&rrpc->wb_lock);
+
 	atomic64_add(nr, &rrpc->stats.discarded);
-	blk_mq_end_request(rq, BLK_STS_OK);
+	for (i = 0; i < rrpc->nr_luns; i++)
+		if (READ_ONCE(rrpc->luns[i].full))
+			rrpc_gc_kick(&rrpc->luns[i]);
+	if (!wait)
+		blk_mq_end_request(rq, BLK_STS_OK);
 	return BLK_STS_OK;
 }
 

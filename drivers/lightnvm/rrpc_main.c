@@ -53,6 +53,11 @@ static int rrpc_check(struct nvm_dev *dev, struct gendisk *disk,
 		       geo->nr_luns - 1);
 		return -EINVAL;
 	}
+	if (conf->lun_end > U16_MAX) {
+		pr_err("%s: lun_end %d: rrpc records LUN ranges in 16 bits\n",
+		       name, conf->lun_end);
+		return -EINVAL;
+	}
 	*op = conf->over_prov ? conf->over_prov : rrpc_default_op;
 	if (conf->over_prov < 0 || *op < 1 || *op > RRPC_MAX_OP) {
 		pr_err("%s: over_prov %d%%: must be 1..%d (0: default %u)\n",
@@ -123,20 +128,14 @@ static void rrpc_luns_free(struct rrpc *rrpc)
 	kfree(rrpc->luns);
 }
 
-static int rrpc_maps_init(struct rrpc *rrpc)
+/* The reverse map (all empty); the map comes with recovery. */
+static int rrpc_p2l_init(struct rrpc *rrpc)
 {
-	rrpc->map = kvmalloc_array(rrpc->nr_lbas, sizeof(*rrpc->map),
-				   GFP_KERNEL);
-	if (!rrpc->map)
-		return -ENOMEM;
 	rrpc->p2l = kvmalloc_array(rrpc->nr_paddrs, sizeof(*rrpc->p2l),
 				   GFP_KERNEL);
-	if (!rrpc->p2l) {
-		kvfree(rrpc->map);
+	if (!rrpc->p2l)
 		return -ENOMEM;
-	}
 	/* all ones: RRPC_ADDR_EMPTY everywhere */
-	memset(rrpc->map, 0xff, rrpc->nr_lbas * sizeof(*rrpc->map));
 	memset(rrpc->p2l, 0xff, rrpc->nr_paddrs * sizeof(*rrpc->p2l));
 	return 0;
 }
@@ -146,6 +145,44 @@ static void rrpc_maps_free(struct rrpc *rrpc)
 	kvfree(rrpc->p2l);
 	kvfree(rrpc->map);
 }
+
+/* Every block the target holds goes back to the media manager. */
+static void rrpc_put_blocks(struct rrpc *rrpc)
+{
+	u32 i;
+
+	for (i = 0; i < rrpc->nr_blocks; i++) {
+		struct rrpc_block *rblk = &rrpc->blocks[i];
+
+		if (rblk->state != RRPC_BLK_FREE)
+			nvm_put_blk(rrpc->dev, rblk->parent);
+		rblk->state = RRPC_BLK_FREE;
+	}
+}
+
+/*
+ * Stop the writers and GC for good: nothing is queued on the workqueues
+ * once @exiting is set (rrpc_wr_kick(), rrpc_gc_kick()).
+ */
+static void rrpc_stop_workers(struct rrpc *rrpc)
+{
+	u32 i;
+
+	spin_lock_irq(&rrpc->kick_lock);
+	rrpc->exiting = true;
+	spin_unlock_irq(&rrpc->kick_lock);
+	for (i = 0; i < rrpc->nr_luns; i++)
+		cancel_work_sync(&rrpc->luns[i].gc_work);
+	destroy_workqueue(rrpc->gc_wq);
+	destroy_workqueue(rrpc->wr_wq);
+}
+
+static const char * const rrpc_rec_modes[] = {
+	[RRPC_REC_NEW]		= "new",
+	[RRPC_REC_FACTORY]	= "factory",
+	[RRPC_REC_SCAN]		= "scan",
+	[RRPC_REC_CKPT]		= "checkpoint",
+};
 
 static int rrpc_gcs_init(struct rrpc *rrpc)
 {
@@ -193,7 +230,8 @@ static void *rrpc_init(struct nvm_target *tgt, struct gendisk *disk,
 	struct nvm_dev *dev = tgt->dev;
 	const struct nvm_geo *geo = &dev->geo;
 	struct rrpc *rrpc;
-	u32 op;
+	u64 nr_lbas;
+	u32 op, i;
 	int ret;
 
 	ret = rrpc_check(dev, disk, conf, &op);
@@ -207,8 +245,9 @@ static void *rrpc_init(struct nvm_target *tgt, struct gendisk *disk,
 	rrpc->dev = dev;
 	rrpc->disk = disk;
 	rrpc->geo = geo;
-	rrpc->op = op;
 	rrpc->nr_luns = conf->lun_end - conf->lun_begin + 1;
+	rrpc->lun_begin = conf->lun_begin;
+	rrpc->lun_end = conf->lun_end;
 	rrpc->spb = geo->sec_per_blk;
 	rrpc->spp = geo->sec_per_pl;
 	rrpc->max_sectors = min_t(u32, dev->ops->max_phys_sect ?: NVM_MAX_VLBA,
@@ -218,6 +257,7 @@ static void *rrpc_init(struct nvm_target *tgt, struct gendisk *disk,
 					  geo->max_rq_size / RRPC_SECTOR_SIZE);
 	spin_lock_init(&rrpc->map_lock);
 	spin_lock_init(&rrpc->wb_lock);
+	spin_lock_init(&rrpc->kick_lock);
 	init_waitqueue_head(&rrpc->read_wait);
 	atomic64_set(&rrpc->close_seq, 0);
 
@@ -226,21 +266,31 @@ static void *rrpc_init(struct nvm_target *tgt, struct gendisk *disk,
 		goto err_luns;
 
 	rrpc->nr_paddrs = (u64)rrpc->nr_blocks * rrpc->spb;
-	rrpc->nr_lbas = rrpc_capacity(rrpc->good_blocks, rrpc->nr_luns,
-				      rrpc->spb, op);
-	if (rrpc->nr_paddrs >= RRPC_ADDR_LOST) {
+	nr_lbas = rrpc_capacity(rrpc->good_blocks, rrpc->nr_luns, rrpc->spb,
+				op);
+	if (rrpc->nr_paddrs >= RRPC_ADDR_LOST - 2) {
 		pr_err("%s: %llu sectors: too large for one rrpc target; use fewer LUNs\n",
 		       disk->disk_name, rrpc->nr_paddrs);
 		ret = -EINVAL;
 		goto err_luns;
 	}
 
-	ret = rrpc_maps_init(rrpc);
+	ret = rrpc_p2l_init(rrpc);
 	if (ret)
 		goto err_luns;
+	rrpc->trim_page = alloc_page(GFP_KERNEL);
+	if (!rrpc->trim_page) {
+		ret = -ENOMEM;
+		goto err_maps;
+	}
+	ret = rrpc_recover(rrpc, conf, &nr_lbas, &op);
+	if (ret)
+		goto err_trim;
+	rrpc->op = op;
+
 	ret = rrpc_wb_init(rrpc);
 	if (ret)
-		goto err_maps;
+		goto err_blocks;
 	/* on failure the LUNs' GC state is partly allocated: free it all */
 	ret = rrpc_gcs_init(rrpc);
 	if (ret)
@@ -259,6 +309,13 @@ static void *rrpc_init(struct nvm_target *tgt, struct gendisk *disk,
 		goto err_wr_wq;
 	}
 
+	/* a new instance records its capacity on the media first */
+	if (rrpc->sb_paddr == RRPC_ADDR_EMPTY) {
+		ret = rrpc_sb_write(rrpc);
+		if (ret)
+			goto err_workers;
+	}
+
 	rrpc_set_limits(rrpc);
 	set_capacity(disk, rrpc->nr_lbas * (RRPC_SECTOR_SIZE >> SECTOR_SHIFT));
 
@@ -266,13 +323,30 @@ static void *rrpc_init(struct nvm_target *tgt, struct gendisk *disk,
 		disk->disk_name, dev->name, conf->lun_begin, conf->lun_end,
 		rrpc->good_blocks, rrpc->spb,
 		rrpc->nr_lbas * RRPC_SECTOR_SIZE >> 20, op);
+	pr_info("%s: recovered (%s): %llu sectors mapped in %u blocks, %u trim records, %u unreadable sectors; scanned %llu %s in %llu ms\n",
+		disk->disk_name, rrpc_rec_modes[rrpc->rec.mode],
+		rrpc->rec.mapped, rrpc->rec.blocks, rrpc->rec.trims,
+		rrpc->rec.torn, rrpc->rec.scanned,
+		rrpc->rec.mode == RRPC_REC_FACTORY ? "blocks erased" : "sectors",
+		rrpc->rec.ms);
+	/* recovered blocks may leave a LUN short of free blocks */
+	for (i = 0; i < rrpc->nr_luns; i++)
+		rrpc_gc_kick(&rrpc->luns[i]);
 	return rrpc;
 
+err_workers:
+	WRITE_ONCE(rrpc->draining, true);
+	rrpc_stop_workers(rrpc);
+	goto err_gcs;
 err_wr_wq:
 	destroy_workqueue(rrpc->wr_wq);
 err_gcs:
 	rrpc_gcs_free(rrpc);
 	rrpc_wb_free(rrpc);
+err_blocks:
+	rrpc_put_blocks(rrpc);
+err_trim:
+	__free_page(rrpc->trim_page);
 err_maps:
 	rrpc_maps_free(rrpc);
 err_luns:
@@ -286,25 +360,25 @@ static void rrpc_exit(void *private)
 	struct rrpc *rrpc = private;
 	u32 i;
 
-	/* what the last writers left in the buffer goes to the media */
-	rrpc_wb_drain(rrpc);
-
-	WRITE_ONCE(rrpc->exiting, true);
+	/*
+	 * What the last writers left in the buffer goes to the media. A
+	 * dead device, or one out of space, makes the writers drop it
+	 * instead (logged): teardown never waits for the media forever.
+	 */
+	WRITE_ONCE(rrpc->draining, true);
 	for (i = 0; i < rrpc->nr_luns; i++)
-		cancel_work_sync(&rrpc->luns[i].gc_work);
-	destroy_workqueue(rrpc->gc_wq);
-	destroy_workqueue(rrpc->wr_wq);
+		rrpc_wr_kick(&rrpc->luns[i]);
+	rrpc_wb_drain(rrpc);
+	rrpc_stop_workers(rrpc);
+	/* the next creation reads the map instead of scanning */
+	rrpc_ckpt_write(rrpc);
 
-	/* every block goes back to the media manager */
-	for (i = 0; i < rrpc->nr_blocks; i++) {
-		struct rrpc_block *rblk = &rrpc->blocks[i];
-
-		if (rblk->state != RRPC_BLK_FREE)
-			nvm_put_blk(rrpc->dev, rblk->parent);
-	}
+	/* every block goes back to the media manager, with its data */
+	rrpc_put_blocks(rrpc);
 
 	rrpc_gcs_free(rrpc);
 	rrpc_wb_free(rrpc);
+	__free_page(rrpc->trim_page);
 	rrpc_maps_free(rrpc);
 	rrpc_luns_free(rrpc);
 	kfree(rrpc);
@@ -338,6 +412,34 @@ RRPC_STAT_ATTR(grown_bad_blocks, grown_bad);
 RRPC_STAT_ATTR(write_errors, write_errors);
 RRPC_STAT_ATTR(read_errors, read_errors);
 RRPC_STAT_ATTR(lost_sectors, lost);
+RRPC_STAT_ATTR(dropped_sectors, dropped);
+RRPC_STAT_ATTR(trim_records_dropped, trims_dropped);
+
+static ssize_t recovery_show(struct device *dev, struct device_attribute *attr,
+			     char *buf)
+{
+	struct rrpc *rrpc = rrpc_of(dev);
+	const struct rrpc_recovery *r = &rrpc->rec;
+
+	return sysfs_emit(buf,
+			  "mode %s scanned %llu blocks %u mapped %llu trims %u unreadable %u ms %llu\n",
+			  rrpc_rec_modes[r->mode], r->scanned, r->blocks,
+			  r->mapped, r->trims, r->torn, r->ms);
+}
+static DEVICE_ATTR_RO(recovery);
+
+static ssize_t state_show(struct device *dev, struct device_attribute *attr,
+			  char *buf)
+{
+	struct rrpc *rrpc = rrpc_of(dev);
+
+	if (READ_ONCE(rrpc->dead))
+		return sysfs_emit(buf, "dead\n");
+	if (READ_ONCE(rrpc->nospc))
+		return sysfs_emit(buf, "nospc\n");
+	return sysfs_emit(buf, "ok\n");
+}
+static DEVICE_ATTR_RO(state);
 
 static ssize_t free_blocks_show(struct device *dev,
 				struct device_attribute *attr, char *buf)
@@ -392,6 +494,10 @@ static struct attribute *rrpc_attrs[] = {
 	&dev_attr_write_errors.attr,
 	&dev_attr_read_errors.attr,
 	&dev_attr_lost_sectors.attr,
+	&dev_attr_dropped_sectors.attr,
+	&dev_attr_trim_records_dropped.attr,
+	&dev_attr_recovery.attr,
+	&dev_attr_state.attr,
 	&dev_attr_free_blocks.attr,
 	&dev_attr_waf.attr,
 	&dev_attr_geometry.attr,

@@ -156,6 +156,168 @@ bool rrpc_map_valid(struct rrpc *rrpc, u32 paddr, u32 *lba)
 EXPORT_SYMBOL_IF_KUNIT(rrpc_map_valid);
 
 /**
+ * rrpc_map_live() - does a physical sector hold something GC must keep?
+ * @rrpc: the target
+ * @paddr: the sector
+ * @lba: set to its logical sector, or to %RRPC_LBA_TRIM / %RRPC_LBA_SB for
+ *	a live record
+ *
+ * Current user data, any trim record not dropped yet (GC decides once it
+ * has read it), and the newest superblock record.
+ *
+ * Context: rrpc->map_lock held.
+ * Return: true if the sector must be moved before its block is erased.
+ */
+bool rrpc_map_live(struct rrpc *rrpc, u32 paddr, u32 *lba)
+{
+	u32 l;
+
+	lockdep_assert_held(&rrpc->map_lock);
+	if (rrpc_map_valid(rrpc, paddr, lba))
+		return true;
+	l = rrpc->p2l[paddr];
+	if (l == RRPC_LBA_TRIM ||
+	    (l == RRPC_LBA_SB && paddr == rrpc->sb_paddr)) {
+		*lba = l;
+		return true;
+	}
+	return false;
+}
+EXPORT_SYMBOL_IF_KUNIT(rrpc_map_live);
+
+/**
+ * rrpc_rec_programmed() - a record of the user stream reached the media
+ * @rrpc: the target
+ * @lba: %RRPC_LBA_TRIM or %RRPC_LBA_SB
+ * @paddr: where
+ *
+ * A trim record counts as valid in its block until GC drops it; a new
+ * superblock record supersedes the previous one.
+ *
+ * Context: rrpc->map_lock held.
+ */
+void rrpc_rec_programmed(struct rrpc *rrpc, u32 lba, u32 paddr)
+{
+	lockdep_assert_held(&rrpc->map_lock);
+	if (lba == RRPC_LBA_SB) {
+		if (rrpc->sb_paddr != RRPC_ADDR_EMPTY) {
+			rrpc->p2l[rrpc->sb_paddr] = RRPC_ADDR_EMPTY;
+			rrpc_map_invalidate(rrpc, rrpc->sb_paddr);
+		}
+		rrpc->sb_paddr = paddr;
+	}
+	rrpc->p2l[paddr] = lba;
+	rrpc_paddr_to_blk(rrpc, paddr)->nr_valid++;
+}
+EXPORT_SYMBOL_IF_KUNIT(rrpc_rec_programmed);
+
+/**
+ * rrpc_rec_move() - GC copied a live record
+ * @rrpc: the target
+ * @lba: %RRPC_LBA_TRIM or %RRPC_LBA_SB
+ * @old: where GC read it
+ * @new: where GC programmed it
+ *
+ * A superblock record superseded meanwhile stays behind, dead.
+ *
+ * Context: rrpc->map_lock held.
+ * Return: true if the copy is live.
+ */
+bool rrpc_rec_move(struct rrpc *rrpc, u32 lba, u32 old, u32 new)
+{
+	lockdep_assert_held(&rrpc->map_lock);
+	if (rrpc->p2l[old] != lba || (lba == RRPC_LBA_SB && rrpc->sb_paddr != old)) {
+		rrpc->p2l[new] = RRPC_ADDR_EMPTY;
+		return false;
+	}
+	rrpc->p2l[old] = RRPC_ADDR_EMPTY;
+	rrpc_map_invalidate(rrpc, old);
+	if (lba == RRPC_LBA_SB)
+		rrpc->sb_paddr = new;
+	rrpc->p2l[new] = lba;
+	rrpc_paddr_to_blk(rrpc, new)->nr_valid++;
+	return true;
+}
+EXPORT_SYMBOL_IF_KUNIT(rrpc_rec_move);
+
+/**
+ * rrpc_rec_drop() - GC found a trim record obsolete
+ * @rrpc: the target
+ * @old: where it is
+ *
+ * Context: rrpc->map_lock held.
+ */
+void rrpc_rec_drop(struct rrpc *rrpc, u32 old)
+{
+	lockdep_assert_held(&rrpc->map_lock);
+	if (rrpc->p2l[old] != RRPC_LBA_TRIM)
+		return;
+	rrpc->p2l[old] = RRPC_ADDR_EMPTY;
+	rrpc_map_invalidate(rrpc, old);
+}
+EXPORT_SYMBOL_IF_KUNIT(rrpc_rec_drop);
+
+/*
+ * No newer data of @lba is on the media (a newer version still in the
+ * write buffer does not count: it may never get there).
+ */
+static bool rrpc_unmapped(struct rrpc *rrpc, u32 lba)
+{
+	u32 ppa = rrpc->map[lba].ppa;
+
+	return ppa == RRPC_ADDR_EMPTY || ppa == RRPC_ADDR_LOST;
+}
+
+/**
+ * rrpc_trim_filter() - keep only what a trim record still has to say
+ * @rrpc: the target
+ * @tr: the record, rewritten in place
+ * @tmp: scratch space of %RRPC_SECTOR_SIZE bytes
+ *
+ * A logical sector written after the trim, and on the media, no longer
+ * needs it: its newer data wins on the media by sequence number. Ranges
+ * shrink to the sectors that are still unmapped; when that would take
+ * more entries than a record holds, the record stays as it was.
+ *
+ * Context: rrpc->map_lock held.
+ * Return: the number of ranges left (0: the record can be dropped).
+ */
+u32 rrpc_trim_filter(struct rrpc *rrpc, struct rrpc_trim_rec *tr,
+		     struct rrpc_trim_rec *tmp)
+{
+	u32 nr = le32_to_cpu(tr->nr), i, out = 0, lba, end, start;
+
+	lockdep_assert_held(&rrpc->map_lock);
+	if (le32_to_cpu(tr->magic) != RRPC_TRIM_MAGIC || nr > RRPC_TRIM_MAX)
+		return 0;
+	for (i = 0; i < nr; i++) {
+		lba = le32_to_cpu(tr->r[i].lba);
+		end = lba + le32_to_cpu(tr->r[i].len);
+		if (end > rrpc->nr_lbas || end < lba)
+			end = rrpc->nr_lbas;
+		while (lba < end) {
+			while (lba < end && !rrpc_unmapped(rrpc, lba))
+				lba++;
+			start = lba;
+			while (lba < end && rrpc_unmapped(rrpc, lba))
+				lba++;
+			if (lba == start)
+				break;
+			if (out == RRPC_TRIM_MAX)
+				return nr;	/* too fragmented: keep it whole */
+			tmp->r[out].lba = cpu_to_le32(start);
+			tmp->r[out].len = cpu_to_le32(lba - start);
+			out++;
+		}
+	}
+	memcpy(tr->r, tmp->r, out * sizeof(tr->r[0]));
+	memset(&tr->r[out], 0, (nr > out ? nr - out : 0) * sizeof(tr->r[0]));
+	tr->nr = cpu_to_le32(out);
+	return out;
+}
+EXPORT_SYMBOL_IF_KUNIT(rrpc_trim_filter);
+
+/**
  * rrpc_gc_pick() - choose the next GC victim of a LUN
  * @closed: the LUN's closed blocks
  *

@@ -3,7 +3,9 @@
  * KUnit tests of rrpc's pure logic (rrpc_map.c): the logical-to-physical
  * map and its reverse, per-block valid counts under every ordering of
  * write completion, overwrite, discard and GC moves; GC victim selection;
- * the capacity formula.
+ * the capacity formula; map recovery (rrpc_recover.c): the merge of
+ * scanned sectors by sequence number, GC copies, trim records, records
+ * GC keeps, unreadable sectors.
  */
 
 #include <kunit/test.h>
@@ -277,6 +279,266 @@ static void rrpc_test_capacity(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rrpc_capacity(RRPC_RSV_BLKS, 1, 512, 10), 0ull);
 }
 
+/* ------------------------------------------------------------ recovery */
+
+/* A scanned sector: what the scan puts into p2l and the sequence table. */
+static void t_scan(struct rrpc *rrpc, u64 *pseq, u32 paddr, u32 lba, u64 seq)
+{
+	rrpc->p2l[paddr] = lba;
+	pseq[paddr] = seq;
+}
+
+/* The merge of rrpc_recover(): data in paddr order, then trims, counts. */
+static void t_merge(struct rrpc *rrpc, u64 *pseq, u64 *lseq)
+{
+	u32 paddr;
+
+	for (paddr = 0; paddr < rrpc->nr_paddrs; paddr++)
+		if (rrpc->p2l[paddr] < rrpc->nr_lbas)
+			rrpc_merge_data(rrpc, lseq, rrpc->p2l[paddr],
+					pseq[paddr], paddr);
+}
+
+static u64 *t_seqs(struct kunit *test, u32 n)
+{
+	u64 *s = kunit_kcalloc(test, n, sizeof(u64), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	return s;
+}
+
+/* The newest sequence number of an lba wins, wherever it was found. */
+static void rrpc_test_merge_newest(struct kunit *test)
+{
+	struct rrpc *rrpc = test->priv;
+	u64 *pseq = t_seqs(test, T_BLKS * T_SPB), *lseq = t_seqs(test, T_LBAS);
+
+	t_scan(rrpc, pseq, 0, 3, 5);
+	t_scan(rrpc, pseq, 9, 3, 7);
+	t_scan(rrpc, pseq, 4, 3, 6);
+	t_scan(rrpc, pseq, 5, 1, 1);
+	/* a sector of an lba beyond the capacity is never mapped */
+	t_scan(rrpc, pseq, 6, T_LBAS + 3, 9);
+	t_merge(rrpc, pseq, lseq);
+	rrpc_merge_count(rrpc);
+
+	KUNIT_EXPECT_EQ(test, rrpc->map[3].ppa, 9U);
+	KUNIT_EXPECT_EQ(test, rrpc->map[1].ppa, 5U);
+	KUNIT_EXPECT_EQ(test, rrpc->map[0].ppa, E);
+	KUNIT_EXPECT_EQ(test, rrpc->blocks[0].nr_valid, 0U);
+	KUNIT_EXPECT_EQ(test, rrpc->blocks[1].nr_valid, 1U);	/* paddr 5 */
+	KUNIT_EXPECT_EQ(test, rrpc->blocks[2].nr_valid, 1U);	/* paddr 9 */
+	KUNIT_EXPECT_EQ(test, rrpc->blocks[3].nr_valid, 0U);
+}
+
+/*
+ * GC copies keep the sequence number of what they copy: a victim not yet
+ * erased and its copy tie, and exactly one of them is mapped; a newer
+ * write beats both, whichever order the blocks are scanned in.
+ */
+static void rrpc_test_merge_gc_copy(struct kunit *test)
+{
+	struct rrpc *rrpc = test->priv;
+	u64 *pseq = t_seqs(test, T_BLKS * T_SPB), *lseq = t_seqs(test, T_LBAS);
+	u32 valid = 0, b;
+
+	t_scan(rrpc, pseq, 13, 2, 10);	/* the GC copy, in a later block */
+	t_scan(rrpc, pseq, 1, 2, 10);	/* the original */
+	t_scan(rrpc, pseq, 14, 4, 12);	/* a copy of lba 4 ... */
+	t_scan(rrpc, pseq, 2, 4, 12);
+	t_scan(rrpc, pseq, 6, 4, 15);	/* ... which was overwritten later */
+	t_merge(rrpc, pseq, lseq);
+	rrpc_merge_count(rrpc);
+
+	KUNIT_EXPECT_TRUE(test, rrpc->map[2].ppa == 1 || rrpc->map[2].ppa == 13);
+	KUNIT_EXPECT_EQ(test, rrpc->map[4].ppa, 6U);
+	for (b = 0; b < T_BLKS; b++)
+		valid += rrpc->blocks[b].nr_valid;
+	KUNIT_EXPECT_EQ(test, valid, 2U);
+}
+
+/*
+ * A trim record unmaps older data and leaves newer data alone; ranges past
+ * the capacity (or wrapping) are clipped.
+ */
+static void rrpc_test_merge_trim(struct kunit *test)
+{
+	struct rrpc *rrpc = test->priv;
+	u64 *pseq = t_seqs(test, T_BLKS * T_SPB), *lseq = t_seqs(test, T_LBAS);
+
+	t_scan(rrpc, pseq, 0, 5, 3);	/* before the trim */
+	t_scan(rrpc, pseq, 1, 6, 8);	/* after it */
+	t_scan(rrpc, pseq, 2, 7, 2);
+	t_scan(rrpc, pseq, 3, RRPC_LBA_TRIM, 4);
+	t_scan(rrpc, pseq, 4, 15, 1);
+	t_merge(rrpc, pseq, lseq);
+	rrpc_merge_trim(rrpc, lseq, 4, 4, 4);		/* lba 4..7 */
+	rrpc_merge_trim(rrpc, lseq, 14, U32_MAX, 5);	/* wraps: clipped */
+	/* an older trim changes nothing that a newer event decided */
+	rrpc_merge_trim(rrpc, lseq, 6, 1, 1);
+	rrpc_merge_count(rrpc);
+
+	KUNIT_EXPECT_EQ(test, rrpc->map[5].ppa, E);
+	KUNIT_EXPECT_EQ(test, rrpc->map[6].ppa, 1U);
+	KUNIT_EXPECT_EQ(test, rrpc->map[7].ppa, E);
+	KUNIT_EXPECT_EQ(test, rrpc->map[15].ppa, E);
+	/* lba 6 and the trim record itself count in block 0 */
+	KUNIT_EXPECT_EQ(test, rrpc->blocks[0].nr_valid, 2U);
+	KUNIT_EXPECT_EQ(test, rrpc->blocks[1].nr_valid, 0U);
+}
+
+static struct rrpc_oob t_oob(u32 lba, u16 b, u16 e, u64 seq, u8 ver)
+{
+	struct rrpc_oob oob = {
+		.lba = cpu_to_le32(lba),
+		.lun_begin = cpu_to_le16(b),
+		.lun_end = cpu_to_le16(e),
+		.seq = cpu_to_le64(seq | (u64)ver << RRPC_SEQ_BITS),
+	};
+
+	return oob;
+}
+
+/*
+ * What a scan read says of each sector: empty (ends the block), torn or
+ * otherwise unreadable (never mapped: the older copy comes back), or
+ * readable; a high-ECC warning is still data.
+ */
+static void rrpc_test_scan_classify(struct kunit *test)
+{
+	struct rrpc_oob ok = t_oob(3, 0, 1, 7, RRPC_FMT_VERSION);
+	struct rrpc_oob ones;
+
+	memset(&ones, 0xff, sizeof(ones));
+	KUNIT_EXPECT_EQ(test, rrpc_scan_classify(0, 0, 0, &ok), RRPC_SCAN_OK);
+	KUNIT_EXPECT_EQ(test, rrpc_scan_classify(0, 0, 0, &ones),
+			RRPC_SCAN_EMPTY);
+	/* no status bits: every sector of the read */
+	KUNIT_EXPECT_EQ(test, rrpc_scan_classify(NVM_RSP_ERR_EMPTYPAGE, 0, 5, &ok),
+			RRPC_SCAN_EMPTY);
+	/* a torn page reads as a media error */
+	KUNIT_EXPECT_EQ(test, rrpc_scan_classify(NVM_RSP_ERR_FAILECC, 0, 1, &ok),
+			RRPC_SCAN_UNREADABLE);
+	/* only the sectors whose bits are set */
+	KUNIT_EXPECT_EQ(test, rrpc_scan_classify(NVM_RSP_ERR_FAILECC, 0x4, 1, &ok),
+			RRPC_SCAN_OK);
+	KUNIT_EXPECT_EQ(test, rrpc_scan_classify(NVM_RSP_ERR_FAILECC, 0x4, 2, &ok),
+			RRPC_SCAN_UNREADABLE);
+	KUNIT_EXPECT_EQ(test, rrpc_scan_classify(NVM_RSP_ERR_EMPTYPAGE, 0xc, 3, &ok),
+			RRPC_SCAN_EMPTY);
+	KUNIT_EXPECT_EQ(test, rrpc_scan_classify(NVM_RSP_WARN_HIGHECC, 0, 0, &ok),
+			RRPC_SCAN_OK);
+}
+
+/* Ownership: this format version and this LUN range, nothing else. */
+static void rrpc_test_oob_ours(struct kunit *test)
+{
+	struct rrpc *rrpc = test->priv;
+	struct rrpc_oob o;
+
+	rrpc->lun_begin = 2;
+	rrpc->lun_end = 5;
+	o = t_oob(1, 2, 5, 9, RRPC_FMT_VERSION);
+	KUNIT_EXPECT_TRUE(test, rrpc_oob_ours(rrpc, &o));
+	KUNIT_EXPECT_EQ(test, rrpc_oob_seq(&o), 9ULL);
+	o = t_oob(1, 2, 3, 9, RRPC_FMT_VERSION);	/* another range */
+	KUNIT_EXPECT_FALSE(test, rrpc_oob_ours(rrpc, &o));
+	o = t_oob(1, 0, 5, 9, RRPC_FMT_VERSION);
+	KUNIT_EXPECT_FALSE(test, rrpc_oob_ours(rrpc, &o));
+	o = t_oob(1, 2, 5, 9, 0);		/* the format before recovery */
+	KUNIT_EXPECT_FALSE(test, rrpc_oob_ours(rrpc, &o));
+	o = t_oob(1, 2, 5, 9, RRPC_FMT_VERSION + 1);
+	KUNIT_EXPECT_FALSE(test, rrpc_oob_ours(rrpc, &o));
+}
+
+/* Superblock records: only the newest is live; GC keeps only that one. */
+static void rrpc_test_sb_records(struct kunit *test)
+{
+	struct rrpc *rrpc = test->priv;
+	u32 lba;
+
+	rrpc->sb_paddr = E;
+	spin_lock(&rrpc->map_lock);
+	rrpc_rec_programmed(rrpc, RRPC_LBA_SB, 1);
+	KUNIT_EXPECT_TRUE(test, rrpc_map_live(rrpc, 1, &lba));
+	KUNIT_EXPECT_EQ(test, lba, RRPC_LBA_SB);
+	rrpc_rec_programmed(rrpc, RRPC_LBA_SB, 5);
+	KUNIT_EXPECT_FALSE(test, rrpc_map_live(rrpc, 1, &lba));
+	KUNIT_EXPECT_EQ(test, rrpc->blocks[0].nr_valid, 0U);
+	KUNIT_EXPECT_EQ(test, rrpc->blocks[1].nr_valid, 1U);
+	/* a GC copy of the old one is dead, of the new one live */
+	KUNIT_EXPECT_FALSE(test, rrpc_rec_move(rrpc, RRPC_LBA_SB, 1, 9));
+	KUNIT_EXPECT_TRUE(test, rrpc_rec_move(rrpc, RRPC_LBA_SB, 5, 10));
+	KUNIT_EXPECT_EQ(test, rrpc->sb_paddr, 10U);
+	KUNIT_EXPECT_EQ(test, rrpc->blocks[1].nr_valid, 0U);
+	KUNIT_EXPECT_EQ(test, rrpc->blocks[2].nr_valid, 1U);
+	KUNIT_EXPECT_EQ(test, rrpc->p2l[9], E);
+	spin_unlock(&rrpc->map_lock);
+}
+
+/*
+ * GC and trim records: a record shrinks to the lbas that have no newer
+ * data on the media (a newer version only in the write buffer does not
+ * count), is dropped when nothing is left, and is needed only while a
+ * block in use may hold older data.
+ */
+static void rrpc_test_trim_gc(struct kunit *test)
+{
+	struct rrpc *rrpc = test->priv;
+	struct rrpc_trim_rec *tr, *tmp;
+	u32 lba;
+
+	tr = kunit_kzalloc(test, RRPC_SECTOR_SIZE, GFP_KERNEL);
+	tmp = kunit_kzalloc(test, RRPC_SECTOR_SIZE, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, tr);
+	KUNIT_ASSERT_NOT_NULL(test, tmp);
+	tr->magic = cpu_to_le32(RRPC_TRIM_MAGIC);
+	tr->nr = cpu_to_le32(2);
+	tr->r[0].lba = cpu_to_le32(2);
+	tr->r[0].len = cpu_to_le32(4);		/* 2..5 */
+	tr->r[1].lba = cpu_to_le32(12);
+	tr->r[1].len = cpu_to_le32(100);	/* clipped to 12..15 */
+
+	spin_lock(&rrpc->map_lock);
+	rrpc_rec_programmed(rrpc, RRPC_LBA_TRIM, 3);
+	KUNIT_EXPECT_TRUE(test, rrpc_map_live(rrpc, 3, &lba));
+	KUNIT_EXPECT_EQ(test, lba, RRPC_LBA_TRIM);
+	rrpc->map[3].ppa = 7;			/* lba 3 rewritten, on media */
+	rrpc->map[4].wb = 2;			/* lba 4 rewritten, buffered */
+	rrpc->map[13].ppa = 8;
+	rrpc->map[14].ppa = RRPC_ADDR_LOST;
+	KUNIT_EXPECT_EQ(test, rrpc_trim_filter(rrpc, tr, tmp), 4U);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(tr->r[0].lba), 2U);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(tr->r[0].len), 1U);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(tr->r[1].lba), 4U);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(tr->r[1].len), 2U);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(tr->r[2].lba), 12U);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(tr->r[2].len), 1U);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(tr->r[3].lba), 14U);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(tr->r[3].len), 2U);
+	/* everything rewritten: nothing left to say */
+	for (lba = 0; lba < T_LBAS; lba++)
+		rrpc->map[lba].ppa = 0;
+	KUNIT_EXPECT_EQ(test, rrpc_trim_filter(rrpc, tr, tmp), 0U);
+	rrpc_rec_drop(rrpc, 3);
+	KUNIT_EXPECT_FALSE(test, rrpc_map_live(rrpc, 3, &lba));
+	KUNIT_EXPECT_EQ(test, rrpc->blocks[0].nr_valid, 0U);
+	/* not a trim record: never kept */
+	tr->magic = 0;
+	KUNIT_EXPECT_EQ(test, rrpc_trim_filter(rrpc, tr, tmp), 0U);
+	spin_unlock(&rrpc->map_lock);
+
+	for (lba = 0; lba < T_BLKS; lba++) {
+		rrpc->blocks[lba].state = RRPC_BLK_FREE;
+		rrpc->blocks[lba].min_seq = 1;
+	}
+	KUNIT_EXPECT_FALSE(test, rrpc_trim_needed(rrpc, 10));
+	rrpc->blocks[2].state = RRPC_BLK_CLOSED;
+	rrpc->blocks[2].min_seq = 10;
+	KUNIT_EXPECT_FALSE(test, rrpc_trim_needed(rrpc, 10));
+	KUNIT_EXPECT_TRUE(test, rrpc_trim_needed(rrpc, 11));
+}
+
 static struct kunit_case rrpc_map_cases[] = {
 	KUNIT_CASE(rrpc_test_commit),
 	KUNIT_CASE(rrpc_test_overwrite),
@@ -284,6 +546,13 @@ static struct kunit_case rrpc_map_cases[] = {
 	KUNIT_CASE(rrpc_test_discard),
 	KUNIT_CASE(rrpc_test_gc_move),
 	KUNIT_CASE(rrpc_test_lose),
+	KUNIT_CASE(rrpc_test_merge_newest),
+	KUNIT_CASE(rrpc_test_merge_gc_copy),
+	KUNIT_CASE(rrpc_test_merge_trim),
+	KUNIT_CASE(rrpc_test_scan_classify),
+	KUNIT_CASE(rrpc_test_oob_ours),
+	KUNIT_CASE(rrpc_test_sb_records),
+	KUNIT_CASE(rrpc_test_trim_gc),
 	{}
 };
 

@@ -415,9 +415,14 @@ enum {
  *	The block is NOT guaranteed to be erased (a device keeps its media
  *	across target re-creation and power cycles): the target erases it
  *	with nvm_erase_blk() before its first program. Any context.
- * @put_blk: give back a block the target no longer needs; its contents
- *	are garbage from then on. A block marked grown bad meanwhile goes
- *	to the bad list. Any context.
+ * @claim_blk: take the free block @blkid of @lun (a target rebuilding its
+ *	state from the media claims the blocks that hold its data), or
+ *	%NULL if that block is not free (bad, or handed out). Any context.
+ * @put_blk: give back a block the target no longer needs. The media
+ *	manager does not erase it: a target that gives back a block whose
+ *	contents must not come back (after a power cut, its next instance
+ *	scans every free block) erases it first. A block marked grown bad
+ *	meanwhile goes to the bad list. Any context.
  * @erase_blk: erase @blk synchronously; on failure the block is marked
  *	grown bad. Process context.
  * @mark_blk: record the state @type (%NVM_BLK_T_GRWN_BAD, ...) of the
@@ -442,6 +447,8 @@ struct nvm_mm_type {
 	void	(*unregister_mgr)(struct nvm_dev *dev);
 	struct nvm_block *(*get_blk)(struct nvm_dev *dev, struct nvm_lun *lun,
 				     unsigned long flags);
+	struct nvm_block *(*claim_blk)(struct nvm_dev *dev, struct nvm_lun *lun,
+				       unsigned int blkid);
 	void	(*put_blk)(struct nvm_dev *dev, struct nvm_block *blk);
 	int	(*erase_blk)(struct nvm_dev *dev, struct nvm_block *blk,
 			     unsigned long flags);
@@ -693,6 +700,8 @@ void nvm_dev_dma_free(struct nvm_dev *dev, void *addr, dma_addr_t dma);
 /* Media manager calls for targets. */
 struct nvm_block *nvm_get_blk(struct nvm_dev *dev, struct nvm_lun *lun,
 			      unsigned long flags);
+struct nvm_block *nvm_claim_blk(struct nvm_dev *dev, struct nvm_lun *lun,
+				unsigned int blkid);
 void nvm_put_blk(struct nvm_dev *dev, struct nvm_block *blk);
 int nvm_erase_blk(struct nvm_dev *dev, struct nvm_block *blk);
 void nvm_mark_blk(struct nvm_dev *dev, struct ppa_addr ppa, int type);

@@ -82,16 +82,38 @@ _rrpc_put_testdev() {
 	_rrpc_rmdev "$RRPC_DEV"
 }
 
-# _rrpc_create DEV TGT BEGIN END [OP]: an rrpc target on LUNs BEGIN..END.
+# _rrpc_create DEV TGT BEGIN END [OP]: a new, empty rrpc target on LUNs
+# BEGIN..END (lnvm create -f: whatever the LUNs held is erased).
 _rrpc_create() {
-	if [ -n "${5:-}" ]; then
-		lnvm create -d "$1" -n "$2" -t rrpc -b "$3" -e "$4" -o "$5" ||
-			{ _fail "lnvm create $2 on $1 failed"; return 1; }
+	_rrpc_mk "$@" -f
+}
+
+# _rrpc_attach DEV TGT BEGIN END [OP]: create an rrpc target without -f:
+# it takes over what a target on the same LUNs left on the media (map
+# recovery); on blank LUNs it starts empty.
+_rrpc_attach() {
+	_rrpc_mk "$@"
+}
+
+# _rrpc_mk DEV TGT BEGIN END [OP] [-f]
+_rrpc_mk() {
+	_d=$1 _t=$2 _b=$3 _e=$4 _o=${5:-} _f=${6:-}
+	[ "$_o" = -f ] && { _f=-f; _o=; }
+	if [ -n "$_o" ]; then
+		# shellcheck disable=SC2086
+		lnvm create -d "$_d" -n "$_t" -t rrpc -b "$_b" -e "$_e" -o "$_o" $_f ||
+			{ _fail "lnvm create $_t on $_d failed"; return 1; }
 	else
-		lnvm create -d "$1" -n "$2" -t rrpc -b "$3" -e "$4" ||
-			{ _fail "lnvm create $2 on $1 failed"; return 1; }
+		# shellcheck disable=SC2086
+		lnvm create -d "$_d" -n "$_t" -t rrpc -b "$_b" -e "$_e" $_f ||
+			{ _fail "lnvm create $_t on $_d failed"; return 1; }
 	fi
-	_wait_for 5 -b "/dev/$2" || { _fail "no /dev/$2 after create"; return 1; }
+	_wait_for 5 -b "/dev/$_t" || { _fail "no /dev/$_t after create"; return 1; }
+}
+
+# _rrpc_recovery TGT: how the target got its state (sysfs "recovery")
+_rrpc_recovery() {
+	cat "/sys/block/$1/rrpc/recovery"
 }
 
 # _rrpc_remove TGT

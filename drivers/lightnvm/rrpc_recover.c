@@ -1,0 +1,1417 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rrpc: the state of a target at creation. Rebuilding the maps from the
+ * media (a scan of every written page of the target's LUNs, one worker per
+ * LUN, and the merge of what it found: the newest sequence number of each
+ * logical sector wins, trim records unmap what is older than them), the
+ * ownership check (a target adopts only sectors written by a target on the
+ * same LUN range), the factory wipe (NVM_TARGET_FACTORY) and the
+ * superblock record that keeps the target's capacity on the media.
+ */
+
+#define pr_fmt(fmt) "rrpc: " fmt
+
+#include <linux/blkdev.h>
+#include <linux/crc32.h>
+#include <linux/highmem.h>
+#include <linux/ktime.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+#include <linux/workqueue.h>
+#include <kunit/visibility.h>
+#include "rrpc.h"
+
+static_assert(sizeof(struct rrpc_oob) == RRPC_OOB_SIZE);
+static_assert(sizeof(struct rrpc_sb_rec) <= RRPC_SECTOR_SIZE);
+static_assert(sizeof(struct rrpc_ckpt_hdr) <= RRPC_SECTOR_SIZE);
+
+/* ------------------------------------------------------ merge (pure logic) */
+
+/**
+ * rrpc_merge_data() - a scanned data sector
+ * @rrpc: the target (map allocated, all empty before the first call)
+ * @lseq: sequence number of what the map holds for each logical sector
+ * @lba: the sector's logical address, < rrpc->nr_lbas
+ * @seq: its write sequence number
+ * @paddr: where it was found
+ *
+ * The newest sequence number wins. GC copies keep the number of the data
+ * they copy: on a tie the copies hold the same data, and the first one
+ * seen stays.
+ */
+void rrpc_merge_data(struct rrpc *rrpc, u64 *lseq, u32 lba, u64 seq,
+		     u32 paddr)
+{
+	struct rrpc_addr *a = &rrpc->map[lba];
+
+	if (a->ppa != RRPC_ADDR_EMPTY && seq <= lseq[lba])
+		return;
+	a->ppa = paddr;
+	lseq[lba] = seq;
+}
+EXPORT_SYMBOL_IF_KUNIT(rrpc_merge_data);
+
+/**
+ * rrpc_merge_trim() - a range of a scanned trim record
+ * @rrpc: the target, every data sector merged already
+ * @lseq: as for rrpc_merge_data()
+ * @lba: first logical sector of the range
+ * @len: its length (clipped to the capacity)
+ * @seq: the record's sequence number
+ *
+ * Data older than the record is unmapped; newer data stays.
+ */
+void rrpc_merge_trim(struct rrpc *rrpc, u64 *lseq, u32 lba, u32 len, u64 seq)
+{
+	u64 end = min_t(u64, (u64)lba + len, rrpc->nr_lbas);
+	u64 l;
+
+	for (l = lba; l < end; l++) {
+		if (lseq[l] >= seq && rrpc->map[l].ppa != RRPC_ADDR_EMPTY)
+			continue;
+		rrpc->map[l].ppa = RRPC_ADDR_EMPTY;
+		lseq[l] = seq;
+	}
+}
+EXPORT_SYMBOL_IF_KUNIT(rrpc_merge_trim);
+
+/**
+ * rrpc_merge_count() - per-block valid counts from the merged map
+ * @rrpc: the target; p2l holds what each sector was written for, and
+ *	live records are marked there
+ *
+ * A data sector is valid if the map points to it; records count as valid
+ * (GC decides about trim records when it reads them).
+ */
+void rrpc_merge_count(struct rrpc *rrpc)
+{
+	u64 paddr;
+	u32 lba, b;
+
+	for (b = 0; b < rrpc->nr_blocks; b++)
+		rrpc->blocks[b].nr_valid = 0;
+	for (paddr = 0; paddr < rrpc->nr_paddrs; paddr++) {
+		lba = rrpc->p2l[paddr];
+		if (lba < rrpc->nr_lbas) {
+			if (rrpc->map[lba].ppa != paddr)
+				continue;
+		} else if (lba != RRPC_LBA_TRIM &&
+			   !(lba == RRPC_LBA_SB && paddr == rrpc->sb_paddr)) {
+			continue;
+		}
+		rrpc_paddr_to_blk(rrpc, paddr)->nr_valid++;
+	}
+}
+EXPORT_SYMBOL_IF_KUNIT(rrpc_merge_count);
+
+/**
+ * rrpc_trim_needed() - may a trim record still suppress data on the media?
+ * @rrpc: the target
+ * @seq: the record's sequence number
+ *
+ * Only while a block in use (the record's own included) may hold data
+ * older than the record. Free blocks are erased before they go back.
+ *
+ * Context: any.
+ */
+bool rrpc_trim_needed(struct rrpc *rrpc, u64 seq)
+{
+	u32 b;
+
+	for (b = 0; b < rrpc->nr_blocks; b++) {
+		struct rrpc_block *rblk = &rrpc->blocks[b];
+
+		if (READ_ONCE(rblk->state) != RRPC_BLK_FREE &&
+		    READ_ONCE(rblk->min_seq) < seq)
+			return true;
+	}
+	return false;
+}
+EXPORT_SYMBOL_IF_KUNIT(rrpc_trim_needed);
+
+/**
+ * rrpc_scan_classify() - what a sector of a scan read holds
+ * @error: the read's completion status (0, or %NVM_RSP_*)
+ * @status: its ppa_status (0 with an error: every sector failed)
+ * @i: the sector's index in the read
+ * @oob: the sector's OOB bytes as read
+ *
+ * Return: %RRPC_SCAN_EMPTY (never programmed since its erase),
+ * %RRPC_SCAN_UNREADABLE (a program torn by a power cut, or a media
+ * error: never mapped) or %RRPC_SCAN_OK (the OOB can be trusted).
+ */
+int rrpc_scan_classify(int error, u64 status, u32 i, const struct rrpc_oob *oob)
+{
+	bool failed = error && (!status || (i < 64 && (status & BIT_ULL(i))));
+
+	if (failed && error == NVM_RSP_ERR_EMPTYPAGE)
+		return RRPC_SCAN_EMPTY;
+	if (failed && error != NVM_RSP_WARN_HIGHECC)
+		return RRPC_SCAN_UNREADABLE;
+	/* erased pages of devices that read them as all ones */
+	if (le32_to_cpu(oob->lba) == RRPC_LBA_PAD &&
+	    le64_to_cpu(oob->seq) == U64_MAX)
+		return RRPC_SCAN_EMPTY;
+	return RRPC_SCAN_OK;
+}
+EXPORT_SYMBOL_IF_KUNIT(rrpc_scan_classify);
+
+/**
+ * rrpc_oob_ours() - was a sector written by this target?
+ * @rrpc: the target
+ * @oob: the sector's OOB bytes
+ *
+ * Same on-media format version, same LUN range.
+ */
+bool rrpc_oob_ours(struct rrpc *rrpc, const struct rrpc_oob *oob)
+{
+	return rrpc_oob_version(oob) == RRPC_FMT_VERSION &&
+	       le16_to_cpu(oob->lun_begin) == rrpc->lun_begin &&
+	       le16_to_cpu(oob->lun_end) == rrpc->lun_end;
+}
+EXPORT_SYMBOL_IF_KUNIT(rrpc_oob_ours);
+
+/* ------------------------------------------------------------- the scan */
+
+struct rrpc_trim_ent {
+	u32	lba;
+	u32	len;
+	u64	seq;
+};
+
+enum {
+	RRPC_SCAN_WIPE,		/* NVM_TARGET_FACTORY: erase */
+	RRPC_SCAN_PROBE,	/* the first page of every block */
+	RRPC_SCAN_FULL,		/* every written page */
+};
+
+/* What the probe found at the start of a block. */
+enum {
+	RRPC_PROBE_EMPTY,
+	RRPC_PROBE_DATA,	/* this target's data (or unreadable) */
+	RRPC_PROBE_CKPT,	/* this target's checkpoint */
+	RRPC_PROBE_FOREIGN,	/* another target's */
+};
+
+/**
+ * struct rrpc_scan - the scan of one LUN, run by its own worker
+ * @work: the worker
+ * @rlun: the LUN
+ * @pseq: sequence number of every scanned sector, by paddr (shared)
+ * @mode: %RRPC_SCAN_WIPE, %RRPC_SCAN_PROBE or %RRPC_SCAN_FULL
+ * @probe: %RRPC_PROBE_* of every block, by index (shared)
+ * @ckpt: the newest valid checkpoint header the probe found
+ * @have_ckpt: @ckpt is set
+ * @err: 0, or the error that stopped the scan
+ * @scanned: sectors read (or blocks erased)
+ * @torn: sectors that could not be read
+ * @foreign: sectors written by another target (or another format)
+ * @f_begin: LUN range of the first foreign sector
+ * @f_end: see @f_begin
+ * @f_ver: its format version
+ * @max_seq: highest sequence number seen
+ * @sb: the newest valid superblock record seen
+ * @sb_seq: its sequence number
+ * @sb_paddr: where it is, %RRPC_ADDR_EMPTY if none
+ * @trims: ranges of the trim records seen
+ * @nr_trims: entries of @trims
+ * @nr_recs: trim records seen
+ * @cap_trims: allocated entries of @trims
+ */
+struct rrpc_scan {
+	struct work_struct	work;
+	struct rrpc_lun		*rlun;
+	u64			*pseq;
+	int			mode;
+	u8			*probe;
+	struct rrpc_ckpt_hdr	ckpt;
+	bool			have_ckpt;
+	int			err;
+	u64			scanned;
+	u32			torn;
+	u32			foreign;
+	int			f_begin;
+	int			f_end;
+	int			f_ver;
+	u64			max_seq;
+	struct rrpc_sb_rec	sb;
+	u64			sb_seq;
+	u32			sb_paddr;
+	struct rrpc_trim_ent	*trims;
+	u32			nr_trims;
+	u32			nr_recs;
+	u32			cap_trims;
+};
+
+static int rrpc_scan_add_trim(struct rrpc_scan *sc, u32 lba, u32 len, u64 seq)
+{
+	if (sc->nr_trims == sc->cap_trims) {
+		u32 cap = max_t(u32, 64, sc->cap_trims * 2);
+		struct rrpc_trim_ent *t;
+
+		t = kvmalloc_array(cap, sizeof(*t), GFP_KERNEL);
+		if (!t)
+			return -ENOMEM;
+		if (sc->trims)
+			memcpy(t, sc->trims, sc->nr_trims * sizeof(*t));
+		kvfree(sc->trims);
+		sc->trims = t;
+		sc->cap_trims = cap;
+	}
+	sc->trims[sc->nr_trims].lba = lba;
+	sc->trims[sc->nr_trims].len = len;
+	sc->trims[sc->nr_trims].seq = seq;
+	sc->nr_trims++;
+	return 0;
+}
+
+static bool rrpc_sb_valid(const struct rrpc_sb_rec *sb)
+{
+	return le32_to_cpu(sb->magic) == RRPC_SB_MAGIC &&
+	       le32_to_cpu(sb->version) == RRPC_FMT_VERSION &&
+	       le32_to_cpu(sb->crc) == crc32_le(~0, (const u8 *)sb,
+						offsetof(struct rrpc_sb_rec, crc));
+}
+
+/* A sector of another target: remember the first one for the message. */
+static void rrpc_scan_foreign(struct rrpc_scan *sc, const struct rrpc_oob *oob)
+{
+	if (sc->foreign++)
+		return;
+	sc->f_begin = le16_to_cpu(oob->lun_begin);
+	sc->f_end = le16_to_cpu(oob->lun_end);
+	sc->f_ver = rrpc_oob_version(oob);
+}
+
+/* One sector of the scan: what it holds goes into p2l/pseq and @sc. */
+static int rrpc_scan_sector(struct rrpc *rrpc, struct rrpc_scan *sc,
+			    u32 paddr, const struct rrpc_oob *oob,
+			    const void *data)
+{
+	u32 lba = le32_to_cpu(oob->lba);
+	u64 seq = rrpc_oob_seq(oob);
+	const struct rrpc_trim_rec *tr = data;
+	u32 i, nr;
+	int ret;
+
+	if (!rrpc_oob_ours(rrpc, oob)) {
+		rrpc_scan_foreign(sc, oob);
+		return 0;
+	}
+	if (lba == RRPC_LBA_PAD)
+		return 0;
+	sc->max_seq = max(sc->max_seq, seq);
+	sc->pseq[paddr] = seq;
+	rrpc->p2l[paddr] = lba;
+
+	if (lba == RRPC_LBA_TRIM) {
+		nr = le32_to_cpu(tr->nr);
+		if (le32_to_cpu(tr->magic) != RRPC_TRIM_MAGIC ||
+		    nr > RRPC_TRIM_MAX) {
+			rrpc->p2l[paddr] = RRPC_ADDR_EMPTY;
+			sc->torn++;
+			return 0;
+		}
+		sc->nr_recs++;
+		for (i = 0; i < nr; i++) {
+			ret = rrpc_scan_add_trim(sc, le32_to_cpu(tr->r[i].lba),
+						 le32_to_cpu(tr->r[i].len), seq);
+			if (ret)
+				return ret;
+		}
+	} else if (lba == RRPC_LBA_SB) {
+		if (!rrpc_sb_valid(data)) {
+			rrpc->p2l[paddr] = RRPC_ADDR_EMPTY;
+			sc->torn++;
+			return 0;
+		}
+		if (sc->sb_paddr == RRPC_ADDR_EMPTY || seq > sc->sb_seq) {
+			memcpy(&sc->sb, data, sizeof(sc->sb));
+			sc->sb_seq = seq;
+			sc->sb_paddr = paddr;
+		}
+	}
+	return 0;
+}
+
+/**
+ * struct rrpc_pbuf - buffers for synchronous I/O of one multi-plane page
+ * @rqd: the request
+ * @pages: one page per sector
+ * @bio: the data
+ * @bvecs: for @bio
+ * @meta: DMA-able OOB bytes, geo.oob_size per sector
+ * @meta_dma: bus address of @meta
+ * @ppa_list: DMA-able address list (more than one sector per page)
+ * @ppa_dma: bus address of @ppa_list
+ */
+struct rrpc_pbuf {
+	struct nvm_rq		rqd;
+	struct page		**pages;
+	struct bio		bio;
+	struct bio_vec		*bvecs;
+	void			*meta;
+	dma_addr_t		meta_dma;
+	struct ppa_addr		*ppa_list;
+	dma_addr_t		ppa_dma;
+};
+
+static void rrpc_pbuf_free(struct rrpc *rrpc, struct rrpc_pbuf *pb)
+{
+	u32 i;
+
+	memset(&pb->rqd, 0, sizeof(pb->rqd));
+	pb->rqd.dev = rrpc->dev;
+	pb->rqd.nr_ppas = rrpc->spp;
+	if (pb->ppa_list) {
+		pb->rqd.ppa_list = pb->ppa_list;
+		pb->rqd.dma_ppa_list = pb->ppa_dma;
+		nvm_free_ppalist(rrpc->dev, &pb->rqd);
+	}
+	if (pb->meta) {
+		pb->rqd.meta_list = pb->meta;
+		pb->rqd.dma_meta_list = pb->meta_dma;
+		nvm_free_meta(rrpc->dev, &pb->rqd);
+	}
+	if (pb->pages)
+		for (i = 0; i < rrpc->spp; i++)
+			if (pb->pages[i])
+				__free_page(pb->pages[i]);
+	kfree(pb->bvecs);
+	kfree(pb->pages);
+	memset(pb, 0, sizeof(*pb));
+}
+
+static int rrpc_pbuf_init(struct rrpc *rrpc, struct rrpc_pbuf *pb)
+{
+	u32 spp = rrpc->spp, i;
+
+	memset(pb, 0, sizeof(*pb));
+	pb->pages = kcalloc(spp, sizeof(*pb->pages), GFP_KERNEL);
+	pb->bvecs = kcalloc(spp, sizeof(*pb->bvecs), GFP_KERNEL);
+	if (!pb->pages || !pb->bvecs)
+		goto err;
+	for (i = 0; i < spp; i++) {
+		pb->pages[i] = alloc_page(GFP_KERNEL);
+		if (!pb->pages[i])
+			goto err;
+	}
+	pb->rqd.dev = rrpc->dev;
+	pb->rqd.nr_ppas = spp;
+	if (nvm_alloc_meta(rrpc->dev, &pb->rqd, GFP_KERNEL))
+		goto err;
+	pb->meta = pb->rqd.meta_list;
+	pb->meta_dma = pb->rqd.dma_meta_list;
+	if (spp > 1) {
+		if (nvm_alloc_ppalist(rrpc->dev, &pb->rqd, GFP_KERNEL))
+			goto err;
+		pb->ppa_list = pb->rqd.ppa_list;
+		pb->ppa_dma = pb->rqd.dma_ppa_list;
+	}
+	return 0;
+err:
+	rrpc_pbuf_free(rrpc, pb);
+	return -ENOMEM;
+}
+
+/*
+ * Read (or program) the multi-plane page at sector @off of @rblk with its
+ * OOB bytes. For a program, the caller has filled the pages and the OOB.
+ * Return: as nvm_submit_io_sync(); pb->rqd.error and ppa_status tell more.
+ */
+static int rrpc_page_io(struct rrpc *rrpc, struct rrpc_pbuf *pb,
+			struct rrpc_block *rblk, u32 off, bool write)
+{
+	const struct nvm_geo *geo = rrpc->geo;
+	struct nvm_rq *rqd = &pb->rqd;
+	u32 spp = rrpc->spp, i;
+	int ret;
+
+	memset(rqd, 0, sizeof(*rqd));
+	bio_init(&pb->bio, NULL, pb->bvecs, spp,
+		 write ? REQ_OP_WRITE : REQ_OP_READ);
+	for (i = 0; i < spp; i++) {
+		struct ppa_addr p = nvm_blk_off_to_ppa(geo, rblk->ppa, off + i);
+
+		if (spp > 1)
+			pb->ppa_list[i] = p;
+		else
+			rqd->ppa_addr = p;
+		__bio_add_page(&pb->bio, pb->pages[i], RRPC_SECTOR_SIZE, 0);
+	}
+	if (!write)
+		memset(pb->meta, 0xff, spp * geo->oob_size);
+	rqd->dev = rrpc->dev;
+	rqd->opcode = write ? NVM_OP_PWRITE : NVM_OP_PREAD;
+	rqd->nr_ppas = spp;
+	rqd->bio = &pb->bio;
+	rqd->meta_list = pb->meta;
+	rqd->dma_meta_list = pb->meta_dma;
+	if (spp > 1) {
+		rqd->ppa_list = pb->ppa_list;
+		rqd->dma_ppa_list = pb->ppa_dma;
+	}
+	ret = nvm_submit_io_sync(rrpc->dev, rqd);
+	bio_uninit(&pb->bio);
+	return ret;
+}
+
+/* A read failed for another reason than the media: the scan cannot go on. */
+static bool rrpc_read_broken(struct rrpc *rrpc, struct rrpc_block *rblk,
+			     int ret, int error)
+{
+	if ((!ret || error) && (!error || rrpc_media_status(error)))
+		return false;
+	pr_err("%s: reading block %u of LUN %d failed: %d/0x%x\n",
+	       rrpc->disk->disk_name, rblk->parent->id, rblk->rlun->parent->id,
+	       ret, error);
+	return true;
+}
+
+/*
+ * Read the pages of one block in programming order, one multi-plane page
+ * per command, until the first empty page. Unreadable sectors (a program
+ * torn by a power cut, or a media error) are skipped, never mapped.
+ */
+static int rrpc_scan_block(struct rrpc *rrpc, struct rrpc_scan *sc,
+			   struct rrpc_block *rblk, struct rrpc_pbuf *pb)
+{
+	const struct nvm_geo *geo = rrpc->geo;
+	u32 spp = rrpc->spp, off, i, nr_empty;
+	int ret;
+
+	rblk->next_off = 0;
+	for (off = 0; off < rrpc->spb; off += spp) {
+		ret = rrpc_page_io(rrpc, pb, rblk, off, false);
+		if (rrpc_read_broken(rrpc, rblk, ret, pb->rqd.error))
+			return -EIO;
+		sc->scanned += spp;
+		nr_empty = 0;
+		ret = 0;
+		for (i = 0; i < spp && !ret; i++) {
+			const struct rrpc_oob *oob = pb->meta + i * geo->oob_size;
+
+			switch (rrpc_scan_classify(pb->rqd.error,
+						   pb->rqd.ppa_status, i, oob)) {
+			case RRPC_SCAN_EMPTY:
+				nr_empty++;
+				continue;
+			case RRPC_SCAN_UNREADABLE:
+				sc->torn++;
+				continue;
+			}
+			/* checkpoint sectors: read in the probe, erased later */
+			if (le32_to_cpu(oob->lba) == RRPC_LBA_CKPT &&
+			    rrpc_oob_ours(rrpc, oob))
+				continue;
+			ret = rrpc_scan_sector(rrpc, sc,
+					       rrpc_blk_paddr(rrpc, rblk, off + i),
+					       oob, page_address(pb->pages[i]));
+		}
+		if (ret)
+			return ret;
+		if (nr_empty == spp)
+			break;
+		rblk->next_off = off + spp;
+	}
+	return 0;
+}
+
+/*
+ * The probe: the first page of every block tells whether it is empty,
+ * holds this target's data, another target's, or a checkpoint (whose
+ * header is kept when it is the newest valid one).
+ */
+static int rrpc_probe_block(struct rrpc *rrpc, struct rrpc_scan *sc,
+			    struct rrpc_block *rblk, struct rrpc_pbuf *pb)
+{
+	const struct rrpc_oob *oob = pb->meta;
+	const struct rrpc_ckpt_hdr *h = page_address(pb->pages[0]);
+	int ret;
+
+	ret = rrpc_page_io(rrpc, pb, rblk, 0, false);
+	if (rrpc_read_broken(rrpc, rblk, ret, pb->rqd.error))
+		return -EIO;
+	sc->scanned += rrpc->spp;
+	switch (rrpc_scan_classify(pb->rqd.error, pb->rqd.ppa_status, 0, oob)) {
+	case RRPC_SCAN_EMPTY:
+		sc->probe[rblk->idx] = RRPC_PROBE_EMPTY;
+		return 0;
+	case RRPC_SCAN_UNREADABLE:
+		sc->probe[rblk->idx] = RRPC_PROBE_DATA;
+		return 0;
+	}
+	if (!rrpc_oob_ours(rrpc, oob)) {
+		rrpc_scan_foreign(sc, oob);
+		sc->probe[rblk->idx] = RRPC_PROBE_FOREIGN;
+		return 0;
+	}
+	if (le32_to_cpu(oob->lba) != RRPC_LBA_CKPT) {
+		sc->probe[rblk->idx] = RRPC_PROBE_DATA;
+		return 0;
+	}
+	sc->probe[rblk->idx] = RRPC_PROBE_CKPT;
+	if (rrpc_ckpt_hdr_valid(h) &&
+	    (!sc->have_ckpt || le64_to_cpu(h->seq) > le64_to_cpu(sc->ckpt.seq))) {
+		memcpy(&sc->ckpt, h, sizeof(sc->ckpt));
+		sc->have_ckpt = true;
+	}
+	return 0;
+}
+
+/* NVM_TARGET_FACTORY: erase every good block of the LUN. */
+static int rrpc_wipe_lun(struct rrpc *rrpc, struct rrpc_scan *sc)
+{
+	struct rrpc_lun *rlun = sc->rlun;
+	u32 b, bpl = rrpc->geo->blks_per_lun;
+	struct nvm_block *blk;
+	int ret;
+
+	for (b = 0; b < bpl; b++) {
+		struct rrpc_block *rblk = &rrpc->blocks[rlun->idx * bpl + b];
+
+		blk = nvm_claim_blk(rrpc->dev, rlun->parent, b);
+		if (!blk)
+			continue;	/* bad */
+		ret = nvm_erase_blk(rrpc->dev, blk);
+		nvm_put_blk(rrpc->dev, blk);
+		sc->scanned++;
+		if (ret == -EIO) {
+			atomic64_inc(&rrpc->stats.grown_bad);
+			continue;
+		}
+		if (ret) {
+			pr_err("%s: erasing block %u of LUN %d failed: %d\n",
+			       rrpc->disk->disk_name, b, rlun->parent->id, ret);
+			return ret;
+		}
+		rblk->erased = true;
+	}
+	return 0;
+}
+
+static void rrpc_scan_work(struct work_struct *work)
+{
+	struct rrpc_scan *sc = container_of(work, struct rrpc_scan, work);
+	struct rrpc_lun *rlun = sc->rlun;
+	struct rrpc *rrpc = rlun->rrpc;
+	u32 b, bpl = rrpc->geo->blks_per_lun;
+	struct rrpc_pbuf pb;
+	int ret;
+
+	if (sc->mode == RRPC_SCAN_WIPE) {
+		sc->err = rrpc_wipe_lun(rrpc, sc);
+		return;
+	}
+	ret = rrpc_pbuf_init(rrpc, &pb);
+	for (b = 0; b < bpl && !ret; b++) {
+		struct rrpc_block *rblk = &rrpc->blocks[rlun->idx * bpl + b];
+
+		if (READ_ONCE(rblk->parent->state) != NVM_BLK_ST_FREE)
+			continue;
+		if (sc->mode == RRPC_SCAN_PROBE)
+			ret = rrpc_probe_block(rrpc, sc, rblk, &pb);
+		else if (sc->probe[rblk->idx] != RRPC_PROBE_EMPTY &&
+			 sc->probe[rblk->idx] != RRPC_PROBE_CKPT)
+			ret = rrpc_scan_block(rrpc, sc, rblk, &pb);
+		cond_resched();
+	}
+	rrpc_pbuf_free(rrpc, &pb);
+	sc->err = ret;
+}
+
+/* Run the wipe, probe or scan of every LUN, in parallel. */
+static int rrpc_scan_luns(struct rrpc *rrpc, struct rrpc_scan *scans,
+			  int mode, u64 *pseq, u8 *probe)
+{
+	int i, ret = 0;
+
+	for (i = 0; i < rrpc->nr_luns; i++) {
+		struct rrpc_scan *sc = &scans[i];
+
+		kvfree(sc->trims);
+		memset(sc, 0, sizeof(*sc));
+		INIT_WORK(&sc->work, rrpc_scan_work);
+		sc->rlun = &rrpc->luns[i];
+		sc->pseq = pseq;
+		sc->probe = probe;
+		sc->mode = mode;
+		sc->sb_paddr = RRPC_ADDR_EMPTY;
+		queue_work(system_unbound_wq, &sc->work);
+	}
+	for (i = 0; i < rrpc->nr_luns; i++) {
+		flush_work(&scans[i].work);
+		rrpc->rec.scanned += scans[i].scanned;
+		if (scans[i].err && !ret)
+			ret = scans[i].err;
+	}
+	return ret;
+}
+
+/* Log where another target's data was found. Return: how many LUNs. */
+static u32 rrpc_report_foreign(struct rrpc *rrpc, struct rrpc_scan *scans)
+{
+	const char *name = rrpc->disk->disk_name;
+	u32 foreign = 0;
+	int i;
+
+	for (i = 0; i < rrpc->nr_luns; i++) {
+		struct rrpc_scan *sc = &scans[i];
+
+		if (!sc->foreign || foreign++)
+			continue;
+		if (sc->f_ver != RRPC_FMT_VERSION)
+			pr_err("%s: LUN %d of %s holds data this rrpc cannot read (format version %d, this one writes %d); to start over: lnvm create -f (erases LUNs %d-%d)\n",
+			       name, sc->rlun->parent->id, rrpc->dev->name,
+			       sc->f_ver, RRPC_FMT_VERSION, rrpc->lun_begin,
+			       rrpc->lun_end);
+		else
+			pr_err("%s: LUN %d of %s holds data of another rrpc target, created on LUNs %d-%d; re-create that target with -b %d -e %d, or erase LUNs %d-%d and start empty with lnvm create -f\n",
+			       name, sc->rlun->parent->id, rrpc->dev->name,
+			       sc->f_begin, sc->f_end, sc->f_begin, sc->f_end,
+			       rrpc->lun_begin, rrpc->lun_end);
+	}
+	return foreign;
+}
+
+/* ---------------------------------------------------------- recovery */
+
+/* The superblock found, or NULL; checked against this target. */
+static const struct rrpc_sb_rec *rrpc_pick_sb(struct rrpc *rrpc,
+					      struct rrpc_scan *scans)
+{
+	const struct rrpc_sb_rec *sb = NULL;
+	u64 seq = 0;
+	int i;
+
+	for (i = 0; i < rrpc->nr_luns; i++) {
+		if (scans[i].sb_paddr == RRPC_ADDR_EMPTY ||
+		    (sb && scans[i].sb_seq <= seq))
+			continue;
+		sb = &scans[i].sb;
+		seq = scans[i].sb_seq;
+		rrpc->sb_paddr = scans[i].sb_paddr;
+	}
+	if (!sb)
+		return NULL;
+	if (le32_to_cpu(sb->lun_begin) != rrpc->lun_begin ||
+	    le32_to_cpu(sb->lun_end) != rrpc->lun_end ||
+	    le32_to_cpu(sb->sec_per_blk) != rrpc->spb ||
+	    le32_to_cpu(sb->blks_per_lun) != rrpc->geo->blks_per_lun ||
+	    !le64_to_cpu(sb->nr_lbas) ||
+	    le64_to_cpu(sb->nr_lbas) >= rrpc->nr_paddrs) {
+		pr_warn("%s: the superblock record on the media does not fit this device's geometry; ignoring it\n",
+			rrpc->disk->disk_name);
+		rrpc->sb_paddr = RRPC_ADDR_EMPTY;
+		return NULL;
+	}
+	return sb;
+}
+
+/* Claim the blocks that hold data; blocks found empty are erased. */
+static int rrpc_claim_blocks(struct rrpc *rrpc, u64 *pseq)
+{
+	u32 b, off;
+
+	for (b = 0; b < rrpc->nr_blocks; b++) {
+		struct rrpc_block *rblk = &rrpc->blocks[b];
+		u64 max = 0;
+
+		if (!rblk->next_off) {
+			rblk->erased = READ_ONCE(rblk->parent->state) ==
+				       NVM_BLK_ST_FREE;
+			continue;
+		}
+		if (!nvm_claim_blk(rrpc->dev, rblk->rlun->parent,
+				   rblk->parent->id)) {
+			pr_err("%s: block %u of LUN %d holds data but the media manager does not give it\n",
+			       rrpc->disk->disk_name, rblk->parent->id,
+			       rblk->rlun->parent->id);
+			return -EIO;
+		}
+		rblk->min_seq = U64_MAX;
+		for (off = 0; off < rblk->next_off; off++) {
+			u32 paddr = rrpc_blk_paddr(rrpc, rblk, off);
+
+			if (rrpc->p2l[paddr] == RRPC_ADDR_EMPTY)
+				continue;
+			rblk->min_seq = min(rblk->min_seq, pseq[paddr]);
+			max = max(max, pseq[paddr]);
+		}
+		/* closed as found: a partly written block takes no more */
+		rblk->state = RRPC_BLK_CLOSED;
+		rblk->close_seq = max;
+		list_add_tail(&rblk->list, &rblk->rlun->closed);
+		rblk->rlun->nr_closed++;
+		rrpc->rec.blocks++;
+	}
+	return 0;
+}
+
+/* Put back what rrpc_claim_blocks() claimed (creation failed). */
+static void rrpc_unclaim_blocks(struct rrpc *rrpc)
+{
+	u32 b;
+
+	for (b = 0; b < rrpc->nr_blocks; b++) {
+		struct rrpc_block *rblk = &rrpc->blocks[b];
+
+		if (rblk->state == RRPC_BLK_FREE)
+			continue;
+		list_del_init(&rblk->list);
+		rblk->state = RRPC_BLK_FREE;
+		nvm_put_blk(rrpc->dev, rblk->parent);
+	}
+}
+
+static void rrpc_merge(struct rrpc *rrpc, struct rrpc_scan *scans, u64 *pseq,
+		       u64 *lseq)
+{
+	u64 paddr, mapped = 0;
+	u32 lba, t;
+	int i;
+
+	for (paddr = 0; paddr < rrpc->nr_paddrs; paddr++) {
+		lba = rrpc->p2l[paddr];
+		if (lba == RRPC_LBA_SB && paddr != rrpc->sb_paddr)
+			rrpc->p2l[paddr] = RRPC_ADDR_EMPTY;
+		if (lba >= rrpc->nr_lbas)
+			continue;
+		rrpc_merge_data(rrpc, lseq, lba, pseq[paddr], paddr);
+	}
+	for (i = 0; i < rrpc->nr_luns; i++) {
+		for (t = 0; t < scans[i].nr_trims; t++)
+			rrpc_merge_trim(rrpc, lseq, scans[i].trims[t].lba,
+					scans[i].trims[t].len,
+					scans[i].trims[t].seq);
+		rrpc->rec.trims += scans[i].nr_recs;
+		rrpc->rec.torn += scans[i].torn;
+	}
+	for (lba = 0; lba < rrpc->nr_lbas; lba++)
+		if (rrpc->map[lba].ppa != RRPC_ADDR_EMPTY)
+			mapped++;
+	rrpc->rec.mapped = mapped;
+	rrpc_merge_count(rrpc);
+}
+
+/* -------------------------------------------------------- checkpoint */
+
+/**
+ * rrpc_ckpt_hdr_valid() - is this a checkpoint header of this format?
+ * @h: the first sector of a checkpoint block
+ */
+bool rrpc_ckpt_hdr_valid(const struct rrpc_ckpt_hdr *h)
+{
+	return le32_to_cpu(h->magic) == RRPC_CKPT_MAGIC &&
+	       le32_to_cpu(h->version) == RRPC_FMT_VERSION &&
+	       le32_to_cpu(h->crc) == crc32_le(~0, (const u8 *)h,
+					       offsetof(struct rrpc_ckpt_hdr, crc));
+}
+EXPORT_SYMBOL_IF_KUNIT(rrpc_ckpt_hdr_valid);
+
+static u64 rrpc_ckpt_bytes(u64 nr_lbas, u32 nr_blocks, u32 nr_trims)
+{
+	return nr_lbas * sizeof(__le32) +
+	       (u64)nr_blocks * sizeof(struct rrpc_ckpt_blk) +
+	       (u64)nr_trims * sizeof(__le32);
+}
+
+/* The block and offset of sector @pos of the checkpoint stream. */
+static struct rrpc_block *rrpc_ckpt_pos(struct rrpc *rrpc,
+					const struct rrpc_ckpt_hdr *h,
+					u64 pos, u32 *off)
+{
+	*off = pos % rrpc->spb;
+	return &rrpc->blocks[le32_to_cpu(h->ckpt_blks[pos / rrpc->spb])];
+}
+
+/* Read the payload of a checkpoint into @buf; false if it is not intact. */
+static bool rrpc_ckpt_read(struct rrpc *rrpc, const struct rrpc_ckpt_hdr *h,
+			   void *buf, struct rrpc_pbuf *pb)
+{
+	u32 payload = le32_to_cpu(h->payload), off, i, k;
+	u64 pos;
+	int ret;
+
+	for (pos = 1; pos <= payload; pos += k) {
+		struct rrpc_block *rblk = rrpc_ckpt_pos(rrpc, h, pos, &off);
+		u32 first = off % rrpc->spp;
+
+		ret = rrpc_page_io(rrpc, pb, rblk, off - first, false);
+		rrpc->rec.scanned += rrpc->spp;
+		if (ret)
+			return false;
+		k = min_t(u64, rrpc->spp - first, payload + 1 - pos);
+		for (i = 0; i < k; i++) {
+			const struct rrpc_oob *oob = pb->meta +
+				(first + i) * rrpc->geo->oob_size;
+
+			if (!rrpc_oob_ours(rrpc, oob) ||
+			    le32_to_cpu(oob->lba) != RRPC_LBA_CKPT ||
+			    rrpc_oob_seq(oob) != le64_to_cpu(h->seq))
+				return false;
+			memcpy(buf + (pos - 1 + i) * RRPC_SECTOR_SIZE,
+			       page_address(pb->pages[first + i]),
+			       RRPC_SECTOR_SIZE);
+		}
+	}
+	return crc32_le(~0, buf, (size_t)payload * RRPC_SECTOR_SIZE) ==
+	       le32_to_cpu(h->payload_crc);
+}
+
+/*
+ * Does the checkpoint describe the media as the probe found it? Blocks it
+ * says hold data must start with this target's data, blocks it says are
+ * erased must be empty, its own blocks must hold it: any write after the
+ * checkpoint (there should be none) shows.
+ */
+static bool rrpc_ckpt_matches(struct rrpc *rrpc, const struct rrpc_ckpt_blk *tbl,
+			      const u8 *probe)
+{
+	u32 b, f;
+
+	for (b = 0; b < rrpc->nr_blocks; b++) {
+		bool good = READ_ONCE(rrpc->blocks[b].parent->state) ==
+			    NVM_BLK_ST_FREE;
+
+		f = le32_to_cpu(tbl[b].flags);
+		if (f & RRPC_CKPT_F_USED) {
+			if (!good || probe[b] != RRPC_PROBE_DATA ||
+			    !le32_to_cpu(tbl[b].next_off) ||
+			    le32_to_cpu(tbl[b].next_off) > rrpc->spb)
+				return false;
+		} else if (f & RRPC_CKPT_F_CKPT) {
+			if (good && probe[b] != RRPC_PROBE_CKPT)
+				return false;
+		} else if (good && probe[b] != RRPC_PROBE_EMPTY &&
+			   (f & RRPC_CKPT_F_ERASED)) {
+			return false;
+		} else if (good && probe[b] == RRPC_PROBE_CKPT) {
+			return false;
+		}
+	}
+	return true;
+}
+
+/*
+ * Take the state from a checkpoint. Return: 0; -EAGAIN if it cannot be
+ * trusted (the caller scans instead); another errno on failure.
+ */
+static int rrpc_ckpt_load(struct rrpc *rrpc, const struct rrpc_ckpt_hdr *h,
+			  const u8 *probe, const struct nvm_tgt_conf *conf,
+			  u64 *nr_lbas, u32 *op)
+{
+	const char *name = rrpc->disk->disk_name;
+	u64 n = le64_to_cpu(h->nr_lbas), lba;
+	u32 nr_trims = le32_to_cpu(h->nr_trims);
+	u32 nblk = le32_to_cpu(h->nr_ckpt_blks), payload, b, t;
+	const struct rrpc_ckpt_blk *tbl;
+	const __le32 *map, *trims;
+	struct rrpc_pbuf pb;
+	void *buf;
+	int ret = -EAGAIN;
+
+	payload = DIV_ROUND_UP_ULL(rrpc_ckpt_bytes(n, rrpc->nr_blocks, nr_trims),
+				   RRPC_SECTOR_SIZE);
+	if (le32_to_cpu(h->lun_begin) != rrpc->lun_begin ||
+	    le32_to_cpu(h->lun_end) != rrpc->lun_end ||
+	    le32_to_cpu(h->sec_per_blk) != rrpc->spb ||
+	    le32_to_cpu(h->blks_per_lun) != rrpc->geo->blks_per_lun ||
+	    le32_to_cpu(h->nr_blocks) != rrpc->nr_blocks ||
+	    !n || n >= rrpc->nr_paddrs || nr_trims > rrpc->nr_paddrs ||
+	    le32_to_cpu(h->payload) != payload ||
+	    !nblk || nblk > RRPC_CKPT_MAX_BLKS ||
+	    (u64)nblk * rrpc->spb < payload + 1)
+		return -EAGAIN;
+	for (b = 0; b < nblk; b++)
+		if (le32_to_cpu(h->ckpt_blks[b]) >= rrpc->nr_blocks ||
+		    probe[le32_to_cpu(h->ckpt_blks[b])] != RRPC_PROBE_CKPT)
+			return -EAGAIN;
+	if (conf->over_prov && conf->over_prov != le32_to_cpu(h->op)) {
+		pr_err("%s: over_prov %d%%: the target on these LUNs was created with %u%%; omit -o to keep its data, or use -f to start over\n",
+		       name, conf->over_prov, le32_to_cpu(h->op));
+		return -EINVAL;
+	}
+
+	buf = kvmalloc((size_t)payload * RRPC_SECTOR_SIZE, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	if (rrpc_pbuf_init(rrpc, &pb)) {
+		kvfree(buf);
+		return -ENOMEM;
+	}
+	if (!rrpc_ckpt_read(rrpc, h, buf, &pb))
+		goto out;
+	map = buf;
+	tbl = buf + n * sizeof(__le32);
+	trims = (const void *)(tbl + rrpc->nr_blocks);
+	if (!rrpc_ckpt_matches(rrpc, tbl, probe))
+		goto out;
+
+	rrpc->nr_lbas = n;
+	rrpc->map = kvmalloc_array(n, sizeof(*rrpc->map), GFP_KERNEL);
+	if (!rrpc->map) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (lba = 0; lba < n; lba++) {
+		u32 ppa = le32_to_cpu(map[lba]);
+
+		rrpc->map[lba].wb = RRPC_ADDR_EMPTY;
+		rrpc->map[lba].ppa = ppa;
+		if (ppa == RRPC_ADDR_EMPTY || ppa == RRPC_ADDR_LOST)
+			continue;
+		if (ppa >= rrpc->nr_paddrs ||
+		    !(le32_to_cpu(tbl[ppa / rrpc->spb].flags) & RRPC_CKPT_F_USED))
+			goto bad_map;
+		rrpc->p2l[ppa] = lba;
+	}
+	for (t = 0; t < nr_trims; t++) {
+		u32 paddr = le32_to_cpu(trims[t]);
+
+		if (paddr >= rrpc->nr_paddrs)
+			goto bad_map;
+		rrpc->p2l[paddr] = RRPC_LBA_TRIM;
+	}
+	rrpc->sb_paddr = le32_to_cpu(h->sb_paddr);
+	if (rrpc->sb_paddr != RRPC_ADDR_EMPTY) {
+		if (rrpc->sb_paddr >= rrpc->nr_paddrs)
+			goto bad_map;
+		rrpc->p2l[rrpc->sb_paddr] = RRPC_LBA_SB;
+	}
+
+	for (b = 0; b < rrpc->nr_blocks; b++) {
+		struct rrpc_block *rblk = &rrpc->blocks[b];
+		u32 f = le32_to_cpu(tbl[b].flags);
+
+		rblk->erased = f & RRPC_CKPT_F_ERASED;
+		if (!(f & RRPC_CKPT_F_USED))
+			continue;
+		if (!nvm_claim_blk(rrpc->dev, rblk->rlun->parent,
+				   rblk->parent->id)) {
+			rrpc_unclaim_blocks(rrpc);
+			goto bad_map;
+		}
+		rblk->next_off = le32_to_cpu(tbl[b].next_off);
+		rblk->min_seq = le64_to_cpu(tbl[b].min_seq);
+		rblk->close_seq = le64_to_cpu(tbl[b].close_seq);
+		rblk->bad = f & RRPC_CKPT_F_BAD;
+		rblk->state = RRPC_BLK_CLOSED;
+		list_add_tail(&rblk->list, &rblk->rlun->closed);
+		rblk->rlun->nr_closed++;
+		if (rblk->bad)
+			rblk->rlun->nr_bad++;
+		rrpc->rec.blocks++;
+		if (rblk->close_seq >= (u64)atomic64_read(&rrpc->close_seq))
+			atomic64_set(&rrpc->close_seq, rblk->close_seq + 1);
+	}
+	rrpc_merge_count(rrpc);
+	for (lba = 0; lba < n; lba++)
+		if (rrpc->map[lba].ppa != RRPC_ADDR_EMPTY)
+			rrpc->rec.mapped++;
+	rrpc->rec.trims = nr_trims;
+	rrpc->wb_seq = le64_to_cpu(h->seq);
+	*nr_lbas = n;
+	*op = le32_to_cpu(h->op);
+	ret = 0;
+	goto out;
+
+bad_map:
+	pr_warn("%s: the checkpoint's map does not fit the media; scanning instead\n",
+		name);
+	memset(rrpc->p2l, 0xff, rrpc->nr_paddrs * sizeof(*rrpc->p2l));
+	kvfree(rrpc->map);
+	rrpc->map = NULL;
+	rrpc->sb_paddr = RRPC_ADDR_EMPTY;
+	ret = -EAGAIN;
+out:
+	rrpc_pbuf_free(rrpc, &pb);
+	kvfree(buf);
+	return ret;
+}
+
+/*
+ * Erase the checkpoint blocks the probe found: from now on the media
+ * changes, and a later creation must not trust the checkpoint.
+ */
+static int rrpc_ckpt_erase(struct rrpc *rrpc, const u8 *probe)
+{
+	struct nvm_block *blk;
+	u32 b;
+	int ret;
+
+	for (b = 0; b < rrpc->nr_blocks; b++) {
+		struct rrpc_block *rblk = &rrpc->blocks[b];
+
+		if (probe[b] != RRPC_PROBE_CKPT || rblk->state != RRPC_BLK_FREE)
+			continue;
+		blk = nvm_claim_blk(rrpc->dev, rblk->rlun->parent,
+				    rblk->parent->id);
+		if (!blk)
+			continue;
+		ret = nvm_erase_blk(rrpc->dev, blk);
+		nvm_put_blk(rrpc->dev, blk);
+		if (ret && ret != -EIO) {
+			pr_err("%s: could not erase the old checkpoint in block %u of LUN %d: %d\n",
+			       rrpc->disk->disk_name, blk->id,
+			       rblk->rlun->parent->id, ret);
+			return ret;
+		}
+		rblk->erased = !ret;
+		rblk->next_off = 0;
+	}
+	return 0;
+}
+
+/**
+ * rrpc_ckpt_write() - write a checkpoint of the map at a clean teardown
+ * @rrpc: the target: writers and GC stopped, nothing buffered
+ *
+ * The next creation reads it instead of scanning the LUNs. Skipped (and
+ * logged) when the device failed, or there is no room.
+ */
+void rrpc_ckpt_write(struct rrpc *rrpc)
+{
+	const char *name = rrpc->disk->disk_name;
+	struct rrpc_block **cblk;
+	u32 nr_trims = 0, payload, nblk = 0, need, b, i, t = 0;
+	struct rrpc_ckpt_blk *tbl;
+	struct rrpc_ckpt_hdr *h;
+	__le32 *map, *trims;
+	ktime_t start = ktime_get();
+	struct rrpc_pbuf pb;
+	u64 paddr, pos, total;
+	void *buf;
+	int ret;
+
+	if (READ_ONCE(rrpc->dead) || READ_ONCE(rrpc->nospc))
+		return;
+	for (paddr = 0; paddr < rrpc->nr_paddrs; paddr++)
+		if (rrpc->p2l[paddr] == RRPC_LBA_TRIM)
+			nr_trims++;
+	payload = DIV_ROUND_UP_ULL(rrpc_ckpt_bytes(rrpc->nr_lbas,
+						   rrpc->nr_blocks, nr_trims),
+				   RRPC_SECTOR_SIZE);
+	total = (u64)payload + 1;
+	need = DIV_ROUND_UP_ULL(total, rrpc->spb);
+	if (need > RRPC_CKPT_MAX_BLKS) {
+		pr_info("%s: the map needs %u blocks, more than a checkpoint takes: the next creation scans\n",
+			name, need);
+		return;
+	}
+
+	buf = kvzalloc((size_t)(payload + 1) * RRPC_SECTOR_SIZE, GFP_KERNEL);
+	cblk = kcalloc(need, sizeof(*cblk), GFP_KERNEL);
+	if (!buf || !cblk || rrpc_pbuf_init(rrpc, &pb)) {
+		pr_info("%s: no memory for a checkpoint: the next creation scans\n",
+			name);
+		goto out_buf;
+	}
+	for (i = 0; nblk < need && i < need + rrpc->nr_luns; i++) {
+		struct rrpc_block *rblk;
+
+		rblk = rrpc_get_blk(&rrpc->luns[i % rrpc->nr_luns], true);
+		if (rblk)
+			cblk[nblk++] = rblk;
+	}
+	if (nblk < need) {
+		pr_info("%s: no free blocks for a checkpoint: the next creation scans\n",
+			name);
+		goto out;
+	}
+
+	h = buf;
+	map = buf + RRPC_SECTOR_SIZE;
+	tbl = (void *)(map + rrpc->nr_lbas);
+	trims = (void *)(tbl + rrpc->nr_blocks);
+	for (paddr = 0; paddr < rrpc->nr_lbas; paddr++)
+		map[paddr] = cpu_to_le32(rrpc->map[paddr].ppa);
+	for (b = 0; b < rrpc->nr_blocks; b++) {
+		struct rrpc_block *rblk = &rrpc->blocks[b];
+		u32 f = 0;
+
+		if (rblk->state == RRPC_BLK_FREE && rblk->erased)
+			f = RRPC_CKPT_F_ERASED;
+		else if (rblk->state != RRPC_BLK_FREE && rblk->next_off)
+			f = RRPC_CKPT_F_USED | (rblk->bad ? RRPC_CKPT_F_BAD : 0);
+		tbl[b].next_off = cpu_to_le32(rblk->next_off);
+		tbl[b].min_seq = cpu_to_le64(rblk->min_seq);
+		tbl[b].close_seq = cpu_to_le64(rblk->close_seq);
+		tbl[b].flags = cpu_to_le32(f);
+	}
+	for (i = 0; i < nblk; i++) {
+		tbl[cblk[i]->idx].flags = cpu_to_le32(RRPC_CKPT_F_CKPT);
+		h->ckpt_blks[i] = cpu_to_le32(cblk[i]->idx);
+	}
+	for (paddr = 0; paddr < rrpc->nr_paddrs; paddr++)
+		if (rrpc->p2l[paddr] == RRPC_LBA_TRIM)
+			trims[t++] = cpu_to_le32(paddr);
+
+	h->magic = cpu_to_le32(RRPC_CKPT_MAGIC);
+	h->version = cpu_to_le32(RRPC_FMT_VERSION);
+	h->lun_begin = cpu_to_le32(rrpc->lun_begin);
+	h->lun_end = cpu_to_le32(rrpc->lun_end);
+	h->nr_lbas = cpu_to_le64(rrpc->nr_lbas);
+	h->op = cpu_to_le32(rrpc->op);
+	h->sec_per_blk = cpu_to_le32(rrpc->spb);
+	h->blks_per_lun = cpu_to_le32(rrpc->geo->blks_per_lun);
+	h->nr_blocks = cpu_to_le32(rrpc->nr_blocks);
+	h->seq = cpu_to_le64(rrpc->wb_seq);
+	h->sb_paddr = cpu_to_le32(rrpc->sb_paddr);
+	h->nr_trims = cpu_to_le32(nr_trims);
+	h->payload = cpu_to_le32(payload);
+	h->payload_crc = cpu_to_le32(crc32_le(~0, buf + RRPC_SECTOR_SIZE,
+					      (size_t)payload * RRPC_SECTOR_SIZE));
+	h->nr_ckpt_blks = cpu_to_le32(nblk);
+	h->crc = cpu_to_le32(crc32_le(~0, (const u8 *)h,
+				      offsetof(struct rrpc_ckpt_hdr, crc)));
+
+	/* header and payload, page by page; the rest of a page is padding */
+	for (pos = 0; pos < total; pos += rrpc->spp) {
+		struct rrpc_block *rblk = cblk[pos / rrpc->spb];
+		u32 off = pos % rrpc->spb;
+
+		for (i = 0; i < rrpc->spp; i++) {
+			struct rrpc_oob *oob = pb.meta + i * rrpc->geo->oob_size;
+
+			if (pos + i < total)
+				memcpy(page_address(pb.pages[i]),
+				       buf + (pos + i) * RRPC_SECTOR_SIZE,
+				       RRPC_SECTOR_SIZE);
+			else
+				clear_page(page_address(pb.pages[i]));
+			oob->lba = cpu_to_le32(RRPC_LBA_CKPT);
+			oob->lun_begin = cpu_to_le16(rrpc->lun_begin);
+			oob->lun_end = cpu_to_le16(rrpc->lun_end);
+			oob->seq = cpu_to_le64(rrpc->wb_seq |
+					       (u64)RRPC_FMT_VERSION << RRPC_SEQ_BITS);
+		}
+		ret = rrpc_page_io(rrpc, &pb, rblk, off, true);
+		rblk->erased = false;
+		rblk->next_off = off + rrpc->spp;
+		if (ret) {
+			pr_err("%s: writing the checkpoint failed (%d/0x%x): the next creation scans\n",
+			       name, ret, pb.rqd.error);
+			goto out;
+		}
+		atomic64_add(rrpc->spp, &rrpc->stats.media_written);
+	}
+	pr_info("%s: checkpoint of %llu sectors in %u blocks written in %lld ms\n",
+		name, total, nblk, ktime_ms_delta(ktime_get(), start));
+out:
+	rrpc_pbuf_free(rrpc, &pb);
+out_buf:
+	kfree(cblk);
+	kvfree(buf);
+}
+
+/**
+ * rrpc_recover() - the target's state from its LUNs, before it starts
+ * @rrpc: the target: LUNs, blocks and p2l set up, map not allocated
+ * @conf: the create request (%NVM_TARGET_FACTORY, over_prov)
+ * @nr_lbas: the capacity: in, as computed for new instances; out, the
+ *	capacity to use
+ * @op: over-provisioning, in/out as @nr_lbas
+ *
+ * With %NVM_TARGET_FACTORY the LUNs are wiped. Otherwise every good block
+ * is scanned; sectors of this target's format and LUN range make up the
+ * map. Sectors written by another target fail the creation (-EEXIST), with
+ * a message that says how to get the LUNs back. On success the map is
+ * allocated and filled, the blocks with data are claimed and closed, and
+ * the write sequence resumes above everything found.
+ *
+ * Context: process, sleeps.
+ * Return: 0 or a negative errno.
+ */
+int rrpc_recover(struct rrpc *rrpc, const struct nvm_tgt_conf *conf,
+		 u64 *nr_lbas, u32 *op)
+{
+	bool factory = conf->flags & NVM_TARGET_FACTORY;
+	const char *name = rrpc->disk->disk_name;
+	const struct rrpc_ckpt_hdr *ckpt = NULL;
+	const struct rrpc_sb_rec *sb;
+	struct rrpc_scan *scans;
+	u64 *pseq = NULL, *lseq = NULL, max_seq = 0;
+	ktime_t start = ktime_get();
+	u8 *probe;
+	int i, ret;
+
+	rrpc->sb_paddr = RRPC_ADDR_EMPTY;
+	scans = kcalloc(rrpc->nr_luns, sizeof(*scans), GFP_KERNEL);
+	probe = kcalloc(rrpc->nr_blocks, sizeof(*probe), GFP_KERNEL);
+	if (!scans || !probe) {
+		ret = -ENOMEM;
+		goto out;
+	}
+
+	if (factory) {
+		ret = rrpc_scan_luns(rrpc, scans, RRPC_SCAN_WIPE, NULL, NULL);
+		if (ret)
+			goto out;
+		rrpc->rec.mode = RRPC_REC_FACTORY;
+		rrpc->wb_seq = 1;
+		goto alloc;
+	}
+
+	/* the first page of every block: ownership, and a checkpoint */
+	ret = rrpc_scan_luns(rrpc, scans, RRPC_SCAN_PROBE, NULL, probe);
+	if (ret)
+		goto out;
+	if (rrpc_report_foreign(rrpc, scans)) {
+		ret = -EEXIST;
+		goto out;
+	}
+	for (i = 0; i < rrpc->nr_luns; i++)
+		if (scans[i].have_ckpt &&
+		    (!ckpt || le64_to_cpu(scans[i].ckpt.seq) > le64_to_cpu(ckpt->seq)))
+			ckpt = &scans[i].ckpt;
+	if (ckpt) {
+		ret = rrpc_ckpt_load(rrpc, ckpt, probe, conf, nr_lbas, op);
+		if (!ret) {
+			rrpc->rec.mode = RRPC_REC_CKPT;
+			goto erase_ckpt;
+		}
+		if (ret != -EAGAIN)
+			goto out;
+		pr_warn("%s: the checkpoint on the media is not intact; scanning the LUNs\n",
+			name);
+	}
+
+	pseq = kvcalloc(rrpc->nr_paddrs, sizeof(*pseq), GFP_KERNEL);
+	if (!pseq) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	ret = rrpc_scan_luns(rrpc, scans, RRPC_SCAN_FULL, pseq, probe);
+	if (ret)
+		goto out;
+	if (rrpc_report_foreign(rrpc, scans)) {
+		ret = -EEXIST;
+		goto out;
+	}
+	for (i = 0; i < rrpc->nr_luns; i++)
+		max_seq = max(max_seq, scans[i].max_seq);
+	if (!max_seq) {
+		rrpc->rec.mode = RRPC_REC_NEW;
+		rrpc->wb_seq = 1;
+		goto alloc;
+	}
+
+	rrpc->rec.mode = RRPC_REC_SCAN;
+	sb = rrpc_pick_sb(rrpc, scans);
+	if (sb) {
+		if (conf->over_prov && conf->over_prov != le32_to_cpu(sb->op)) {
+			pr_err("%s: over_prov %d%%: the target on these LUNs was created with %u%%; omit -o to keep its data, or use -f to start over\n",
+			       name, conf->over_prov, le32_to_cpu(sb->op));
+			ret = -EINVAL;
+			goto out;
+		}
+		*nr_lbas = le64_to_cpu(sb->nr_lbas);
+		*op = le32_to_cpu(sb->op);
+	} else {
+		pr_warn("%s: no superblock record on the media: assuming the capacity of a new target (%llu sectors)\n",
+			name, *nr_lbas);
+	}
+	rrpc->wb_seq = max_seq + 1;
+	atomic64_set(&rrpc->close_seq, max_seq + 1);
+
+alloc:
+	rrpc->nr_lbas = *nr_lbas;
+	rrpc->map = kvmalloc_array(rrpc->nr_lbas, sizeof(*rrpc->map),
+				   GFP_KERNEL);
+	if (!rrpc->map) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	memset(rrpc->map, 0xff, rrpc->nr_lbas * sizeof(*rrpc->map));
+	if (rrpc->rec.mode != RRPC_REC_SCAN) {
+		/* blocks with nothing but unreadable pages are not erased */
+		for (i = 0; i < rrpc->nr_blocks; i++) {
+			struct rrpc_block *rblk = &rrpc->blocks[i];
+
+			if (rrpc->rec.mode == RRPC_REC_NEW)
+				rblk->erased = !rblk->next_off &&
+					       probe[i] == RRPC_PROBE_EMPTY;
+			rblk->next_off = 0;
+		}
+		if (factory)
+			goto done;
+		goto erase_ckpt;
+	}
+
+	lseq = kvcalloc(rrpc->nr_lbas, sizeof(*lseq), GFP_KERNEL);
+	if (!lseq) {
+		ret = -ENOMEM;
+		goto out_map;
+	}
+	rrpc_merge(rrpc, scans, pseq, lseq);
+	ret = rrpc_claim_blocks(rrpc, pseq);
+	if (ret) {
+		rrpc_unclaim_blocks(rrpc);
+		goto out_map;
+	}
+erase_ckpt:
+	ret = rrpc_ckpt_erase(rrpc, probe);
+	if (ret) {
+		rrpc_unclaim_blocks(rrpc);
+		goto out_map;
+	}
+done:
+	rrpc->rec.ms = ktime_ms_delta(ktime_get(), start);
+	ret = 0;
+	goto out;
+
+out_map:
+	kvfree(rrpc->map);
+	rrpc->map = NULL;
+out:
+	kvfree(lseq);
+	if (scans)
+		for (i = 0; i < rrpc->nr_luns; i++)
+			kvfree(scans[i].trims);
+	kfree(scans);
+	kfree(probe);
+	kvfree(pseq);
+	return ret;
+}
+
+/**
+ * rrpc_sb_write() - put a superblock record on the media, and wait
+ * @rrpc: the target, its writers running
+ *
+ * Return: 0, or -EIO if it did not reach the media.
+ */
+int rrpc_sb_write(struct rrpc *rrpc)
+{
+	struct rrpc_sb_rec *sb;
+	void *buf;
+
+	buf = kzalloc(RRPC_SECTOR_SIZE, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	sb = buf;
+	sb->magic = cpu_to_le32(RRPC_SB_MAGIC);
+	sb->version = cpu_to_le32(RRPC_FMT_VERSION);
+	sb->lun_begin = cpu_to_le32(rrpc->lun_begin);
+	sb->lun_end = cpu_to_le32(rrpc->lun_end);
+	sb->nr_lbas = cpu_to_le64(rrpc->nr_lbas);
+	sb->op = cpu_to_le32(rrpc->op);
+	sb->sec_per_blk = cpu_to_le32(rrpc->spb);
+	sb->blks_per_lun = cpu_to_le32(rrpc->geo->blks_per_lun);
+	strscpy(sb->name, rrpc->disk->disk_name, sizeof(sb->name));
+	sb->crc = cpu_to_le32(crc32_le(~0, (const u8 *)sb,
+				       offsetof(struct rrpc_sb_rec, crc)));
+
+	spin_lock(&rrpc->wb_lock);
+	rrpc_wb_add_rec(rrpc, RRPC_LBA_SB, buf, NULL, false);
+	spin_unlock(&rrpc->wb_lock);
+	kfree(buf);
+	rrpc_wb_drain(rrpc);
+
+	if (READ_ONCE(rrpc->sb_paddr) == RRPC_ADDR_EMPTY) {
+		pr_err("%s: could not write the superblock record\n",
+		       rrpc->disk->disk_name);
+		return -EIO;
+	}
+	return 0;
+}
