@@ -1,11 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# Helpers for test scripts, sourced in the guest before each test (busybox
-# sh). A test script defines DESCRIPTION, optionally TIMEOUT, EXPECT_SPLAT
-# and KMEMLEAK, a requires() that returns non-zero (after printing the
-# reason) when the test cannot run here, and a test() whose return status,
-# and stdout when a golden NAME.out file sits next to the script, decide
-# the result.
+# Helpers for test scripts, sourced in the guest before each test (dash).
+# This file owns the test-side API of the harness. A test script defines
+# DESCRIPTION, optionally TIMEOUT, EXPECT_SPLAT, KMEMLEAK and (in a group of
+# several boots) BOOT, a requires() that returns non-zero (after printing
+# the reason) when the test cannot run here, and a test() whose return
+# status, and stdout when a golden NAME.out file sits next to the script,
+# decide the result.
 
 # _have_module NAME: the module exists for the running kernel.
 _have_module() {
@@ -78,4 +79,45 @@ _lnvm_reset() {
 		i=$((i + 1))
 	done
 	[ ! -d /sys/module/lightnvm ] || { _fail "cannot unload lightnvm"; return 1; }
+}
+
+# ------------------------------------------------ groups of several boots
+
+# _lnvm_arg NAME: the value of lnvm.NAME= on the kernel command line
+_lnvm_arg() {
+	tr ' ' '\n' </proc/cmdline | sed -n "s/^lnvm\.$1=//p" | tail -n 1
+}
+
+# _lnvm_seed: the run's seed (LNVM_SEED on the host, printed by check): the
+# same for every boot of a group, so writers can derive theirs from it
+_lnvm_seed() { _lnvm_arg seed; }
+
+# _lnvm_boot, _lnvm_boots: this boot's number (from 1) and the group's count
+_lnvm_boot() { _lnvm_arg boot; }
+_lnvm_boots() { _lnvm_arg boots; }
+
+# _note TEXT: a remark the host prints under the running test, as it comes
+# (e.g. recovery figures); also kept in the console log
+_note() {
+	echo "@@LNVM NOTE $LNVM_TEST | $*" >/dev/console
+}
+
+# _to_console: copy stdin to the console as it comes (e.g. a writer's
+# progress lines that the host carries to the next boot)
+_to_console() {
+	cat >/dev/console
+}
+
+# _carried: the console lines the host carried from the earlier boots of
+# this group (those matching the group's CARRY_RE), oldest first
+_carried() {
+	cat /lnvm/carry.log 2>/dev/null
+}
+
+# _cut_arm: ask the host for this boot's power cut (the group's KILL
+# window starts now). The test then keeps its writer running: the host
+# kills QEMU with SIGKILL at the seeded moment, and the cut test passes
+# unless the kernel splatted before it. A test that ends first fails.
+_cut_arm() {
+	echo "@@LNVM CUT-ARM $LNVM_TEST" >/dev/console
 }

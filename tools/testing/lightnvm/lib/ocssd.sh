@@ -163,3 +163,150 @@ ocssd_ctrl_by_serial() {
 	done
 	return 1
 }
+
+# ------------------------------------------- the device model's power cuts
+#
+# A raw writer for the crash-consistency tests of the QEMU device: it
+# erases and programs whole blocks sector by sector, generation after
+# generation, and prints every acknowledged command on the console as
+#	@@LNVM RAW SEED BLOCK erase|prog GEN SECTOR
+# for the host to carry to the next boot (CARRY_RE of the group). After
+# the cut, ocssd_raw_verify checks each sector of those blocks against the
+# last acknowledged command and the one that was in flight.
+
+# the blocks (ch lun pln blk) the raw writer cycles through
+OCSSD_RAW_BLKS="0 0 0 12,1 1 1 13"
+
+# _ocssd_raw_blk B: "ch lun pln blk" of raw block B
+_ocssd_raw_blk() {
+	echo "$OCSSD_RAW_BLKS" | cut -d, -f$(($1 + 1))
+}
+
+_ocssd_raw_nblks() {
+	echo "$OCSSD_RAW_BLKS" | tr ',' '\n' | grep -c .
+}
+
+# ocssd_raw_data|oob SEED GEN B SEC FILE: what generation GEN writes there
+ocssd_raw_data() {
+	yes "raw seed=$1 gen=$2 blk=$3 sector=$4" | head -c "$OC_CSECS" >"$5"
+}
+ocssd_raw_oob() {
+	{ printf 'G%07dB%dS%06d' "$2" "$3" "$4"; head -c "$OC_SOS" /dev/zero; } |
+		head -c "$OC_SOS" >"$5"
+}
+
+# _ocssd_raw_ppa B SEC: the device address of sector SEC of raw block B
+_ocssd_raw_ppa() {
+	# shellcheck disable=SC2046
+	set -- $(_ocssd_raw_blk "$1") "$2"
+	ocssd_ppa "$1" "$2" "$3" "$4" $(($5 / OC_NSEC)) $(($5 % OC_NSEC))
+}
+
+# ocssd_raw_writer SEED: erase and program the raw blocks until the power
+# is cut (or a command fails: non-zero)
+ocssd_raw_writer() {
+	local seed=$1 n b g=1 sec st nsec=$((OC_NPG * OC_NSEC))
+	n=$(_ocssd_raw_nblks)
+	while :; do
+		for b in $(seq 0 $((n - 1))); do
+			st=$(ocssd_erase "$(_ocssd_raw_ppa "$b" 0)")
+			[ "$st" = 0x0 ] || { _fail "raw erase of block $b gen $g: $st"; return 1; }
+			echo "@@LNVM RAW $seed $b erase $g 0" >/dev/console
+			for sec in $(seq 0 $((nsec - 1))); do
+				ocssd_raw_data "$seed" "$g" "$b" "$sec" /tmp/rw
+				ocssd_raw_oob "$seed" "$g" "$b" "$sec" /tmp/ro
+				st=$(ocssd_write "$(_ocssd_raw_ppa "$b" "$sec")" /tmp/rw /tmp/ro)
+				[ "$st" = 0x0 ] || { _fail "raw program of block $b sector $sec gen $g: $st"; return 1; }
+				echo "@@LNVM RAW $seed $b prog $g $sec" >/dev/console
+			done
+		done
+		g=$((g + 1))
+	done
+}
+
+# _ocssd_raw_sector B SEC: "empty", "torn", "gen G" or "bad: why"
+_ocssd_raw_sector() {
+	local st got
+	st=$(ocssd_read "$(_ocssd_raw_ppa "$1" "$2")" /tmp/vd /tmp/vo)
+	case $st in
+	0x42ff) echo empty; return ;;
+	0x4281) echo torn; return ;;
+	0x0) ;;
+	*) echo "bad: read status $st"; return ;;
+	esac
+	got=$(head -n 1 /tmp/vd | sed -n 's/^raw seed=[0-9]* gen=\([0-9]*\) blk=\([0-9]*\) sector=\([0-9]*\)$/\1 \2 \3/p')
+	# shellcheck disable=SC2086
+	set -- "$1" "$2" $got
+	[ $# = 5 ] || { echo "bad: data of no raw generation"; return; }
+	[ "$4" = "$1" ] && [ "$5" = "$2" ] || { echo "bad: data of block $4 sector $5"; return; }
+	ocssd_raw_data "$RAW_SEED" "$3" "$1" "$2" /tmp/ed
+	ocssd_raw_oob "$RAW_SEED" "$3" "$1" "$2" /tmp/eo
+	cmp -s /tmp/vd /tmp/ed || { echo "bad: data of gen $3 damaged"; return; }
+	cmp -s /tmp/vo /tmp/eo || { echo "bad: OOB differs from the data's (gen $3)"; return; }
+	echo "gen $3"
+}
+
+# ocssd_raw_verify SEED: check the raw blocks after a cut against the
+# carried lines; prints one line per block, non-zero on a violation
+ocssd_raw_verify() {
+	local seed=$1 n b last op g s fop="" fb fg fs base i got want bad=0 nsec=$((OC_NPG * OC_NSEC))
+	RAW_SEED=$seed
+	n=$(_ocssd_raw_nblks)
+	_carried | grep "^@@LNVM RAW $seed " >/tmp/raw.lines
+	echo "$(wc -l </tmp/raw.lines) acknowledged raw commands before the cut" >&2
+	# the command in flight at the cut: the one after the last acknowledged
+	last=$(tail -n 1 /tmp/raw.lines | cut -d' ' -f4-)
+	if [ -z "$last" ]; then
+		fb=0 fop=erase fg=1 fs=0
+	else
+		# shellcheck disable=SC2086
+		set -- $last
+		fb=$1 fop=$2 fg=$3 fs=$4
+		if [ "$fop" = erase ]; then
+			fop=prog fs=0
+		elif [ "$fs" -lt $((nsec - 1)) ]; then
+			fs=$((fs + 1))
+		else
+			fop=erase fs=0 fb=$((fb + 1))
+			[ "$fb" = "$n" ] && fb=0 fg=$((fg + 1))
+		fi
+	fi
+	echo "in flight at the cut: block $fb $fop gen $fg sector $fs" >&2
+	for b in $(seq 0 $((n - 1))); do
+		last=$(grep "^@@LNVM RAW $seed $b " /tmp/raw.lines | tail -n 1 | cut -d' ' -f5-)
+		: >/tmp/raw.got
+		for i in $(seq 0 $((nsec - 1))); do
+			echo "$(_ocssd_raw_sector "$b" "$i")" >>/tmp/raw.got
+		done
+		# what the last acknowledged command of the block left
+		: >/tmp/raw.want
+		for i in $(seq 0 $((nsec - 1))); do
+			# shellcheck disable=SC2086
+			set -- ${last:-erase 0 0}
+			if [ "$1" = prog ] && [ "$i" -le "$3" ]; then
+				echo "gen $2"
+			else
+				echo empty
+			fi >>/tmp/raw.want
+		done
+		i=0
+		while read -r got; do
+			want=$(sed -n "$((i + 1))p" /tmp/raw.want)
+			if [ "$got" != "$want" ]; then
+				if [ "$b" = "$fb" ] && [ "$fop" = prog ] && [ "$i" = "$fs" ] &&
+					{ [ "$got" = empty ] || [ "$got" = torn ] || [ "$got" = "gen $fg" ]; }; then
+					echo "block $b sector $i: $got (its program was in flight)" >&2
+				elif [ "$b" = "$fb" ] && [ "$fop" = erase ] && ! grep -qv '^empty$' /tmp/raw.got; then
+					: # the erase in flight took effect: all empty
+				else
+					echo "block $b sector $i: $got, expected $want" >&2
+					bad=$((bad + 1))
+				fi
+			fi
+			i=$((i + 1))
+		done </tmp/raw.got
+		echo "raw block $b: $(sort /tmp/raw.got | uniq -c | awk '{ $1 = $1; printf "%s%s", s, $0; s = ", " }')" >&2
+	done
+	[ "$bad" = 0 ] || { _fail "$bad sectors violate the crash consistency of the device"; return 1; }
+	echo "every sector as acknowledged, or as the command in flight may leave it"
+}
