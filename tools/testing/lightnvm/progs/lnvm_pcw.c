@@ -18,7 +18,8 @@
  *		@@LNVM PCW <S> <E> flushed <N> fua <K>
  *	(ops 0..N-1 were acknowledged before a flush completed; K is the
  *	highest FUA op acknowledged, -1 if none) to stdout at once and
- *	appends it to FILE (fsync'd). After N ops (default: until an error)
+ *	appends it to FILE (fsync'd; an epoch FILE already has is refused:
+ *	each epoch runs once). After N ops (default: until an error)
  *	it flushes and prints the line once more. --stop-at OP (for tests)
  *	stops at op OP, after only the first half of its sectors if it is a
  *	write, as if the power had been cut.
@@ -490,6 +491,28 @@ static void report(uint64_t seed, uint32_t epoch, uint64_t flushed,
 		die(EXIT_PCW_SETUP, "cannot fsync the log: %s", strerror(errno));
 }
 
+/* An epoch runs once: a second run would make its log lines ambiguous. */
+static void log_check_new(const char *path, uint64_t seed, uint32_t epoch)
+{
+	unsigned long long s;
+	char line[512];
+	unsigned int e;
+	FILE *f;
+
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		const char *p = strstr(line, "@@LNVM PCW ");
+
+		if (p && sscanf(p, "@@LNVM PCW %llu %u ", &s, &e) == 2 &&
+		    s == seed && e == epoch)
+			die(EXIT_PCW_USAGE, "%s already has epoch %u of seed %llu (one run each)",
+			    path, epoch, s);
+	}
+	fclose(f);
+}
+
 static int do_unmap(struct pcw_dev *d, const struct pcw_op *op)
 {
 	uint64_t range[2] = { op->lba * PCW_SECT, (uint64_t)op->len * PCW_SECT };
@@ -526,6 +549,7 @@ static int cmd_write(int argc, char **argv)
 	dev_open(&d, o.dev, 1);
 	nsect = dev_range(&d, &o);
 	if (o.log) {
+		log_check_new(o.log, o.seed, o.epoch);
 		log_fd = open(o.log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
 		if (log_fd < 0)
 			die(EXIT_PCW_SETUP, "cannot open log %s: %s", o.log,
