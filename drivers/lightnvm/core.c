@@ -17,7 +17,10 @@
 
 #include "core.h"
 
-/* Protects the four lists below and device bindings; see core.h for order. */
+/*
+ * Protects the four lists below, target states, device registration flags
+ * and bindings; see core.h for what it covers and the lock order.
+ */
 DEFINE_MUTEX(nvm_lock);
 LIST_HEAD(nvm_devices);
 LIST_HEAD(nvm_mms);
@@ -39,16 +42,33 @@ struct class nvm_class = {
 
 /* ------------------------------------------------------------ registries */
 
-/* Context: nvm_lock held. */
+/*
+ * A registered device of that name; a device being unregistered (still on
+ * nvm_devices while its targets are torn down) is not found.
+ *
+ * Context: nvm_lock held.
+ */
 struct nvm_dev *nvm_find_dev(const char *name)
 {
 	struct nvm_dev *dev;
 
 	lockdep_assert_held(&nvm_lock);
 	list_for_each_entry(dev, &nvm_devices, devices)
-		if (!strcmp(dev->name, name))
+		if (dev->registered && !strcmp(dev->name, name))
 			return dev;
 	return NULL;
+}
+
+/* Any device of that name on nvm_devices, being unregistered or not. */
+static bool nvm_dev_name_taken(const char *name)
+{
+	struct nvm_dev *dev;
+
+	lockdep_assert_held(&nvm_lock);
+	list_for_each_entry(dev, &nvm_devices, devices)
+		if (!strcmp(dev->name, name))
+			return true;
+	return false;
 }
 
 /* Context: nvm_lock held. */
@@ -178,7 +198,7 @@ int nvm_register_mm(struct nvm_mm_type *mt)
 	}
 	list_add_tail(&mt->list, &nvm_mms);
 	list_for_each_entry(dev, &nvm_devices, devices) {
-		if (dev->mm)
+		if (dev->mm || !dev->registered)
 			continue;
 		ret = nvm_bind_mm(dev, mt);
 		if (ret)
@@ -411,8 +431,8 @@ int nvm_register(struct nvm_dev *dev)
 		goto err_exit_dev;
 
 	mutex_lock(&nvm_lock);
-	if (nvm_find_dev(dev->name)) {
-		pr_err("%s: a device of that name is already registered\n",
+	if (nvm_dev_name_taken(dev->name)) {
+		pr_err("%s: a device of that name is registered, or being unregistered\n",
 		       dev->name);
 		ret = -EEXIST;
 		goto err_unlock;
@@ -446,13 +466,18 @@ EXPORT_SYMBOL_GPL(nvm_register);
  * nvm_unregister() - withdraw a device
  * @dev: a registered device
  *
- * Tears down every target of @dev first, even one whose disk is open
- * (mounted): the disk is deleted, its I/O fails from then on, and the
- * opener can still close it. Then unbinds the media manager and removes
- * the sysfs directory. Returns once no request of the core or its
- * targets is in flight on @dev.
+ * Control commands stop finding @dev at once. Tears down every target of
+ * @dev first, even one whose disk is open (mounted): the disk is deleted,
+ * its I/O fails from then on, and the opener can still close it; targets
+ * being created or removed by others are waited for. Then unbinds the
+ * media manager and removes the sysfs directory. Returns once no request
+ * of the core or its targets is in flight on @dev.
  *
- * Context: process.
+ * @dev stays on nvm_devices until its sysfs directory is gone, so that a
+ * media manager that unregisters meanwhile still unbinds it and a device
+ * of the same name cannot register before.
+ *
+ * Context: process; nvm_lock is not held across the targets' exit.
  */
 void nvm_unregister(struct nvm_dev *dev)
 {
@@ -460,14 +485,16 @@ void nvm_unregister(struct nvm_dev *dev)
 		return;
 
 	mutex_lock(&nvm_lock);
-	list_del_init(&dev->devices);
-	nvm_tgt_remove_all(dev);
-	nvm_unbind_mm(dev);
 	dev->registered = false;
+	nvm_tgt_remove_all(dev);	/* drops nvm_lock while tearing down */
+	nvm_unbind_mm(dev);
 	mutex_unlock(&nvm_lock);
 
 	/* outside nvm_lock: sysfs readers of @dev may hold it */
 	device_del(&dev->dev);
+	mutex_lock(&nvm_lock);
+	list_del_init(&dev->devices);
+	mutex_unlock(&nvm_lock);
 	nvm_core_exit_dev(dev);
 	pr_info("%s: unregistered\n", dev->name);
 }

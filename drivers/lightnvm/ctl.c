@@ -3,7 +3,10 @@
  * LightNVM core: the control device /dev/lightnvm/control and its six
  * ioctls (include/uapi/linux/lightnvm.h). Every field userspace hands in
  * is validated here before the core acts on it; each rejection says which
- * field was wrong. All commands need CAP_SYS_ADMIN.
+ * field was wrong. All commands need CAP_SYS_ADMIN. Commands run under
+ * nvm_lock, except the slow parts of create and remove (the target's init
+ * and exit, see target.c), so that INFO and GET_DEVICES answer while a
+ * target is being created or removed.
  */
 
 #define pr_fmt(fmt) "lightnvm: " fmt
@@ -121,6 +124,8 @@ static long nvm_ioctl_get_devices(void __user *arg)
 	list_for_each_entry(dev, &nvm_devices, devices) {
 		struct nvm_ioctl_device_info *info;
 
+		if (!dev->registered)	/* being unregistered */
+			continue;
 		if (n == ARRAY_SIZE(devs->info))
 			break;
 		info = &devs->info[n++];
@@ -164,6 +169,7 @@ static long nvm_ioctl_dev_create(void __user *arg)
 	struct nvm_ioctl_create create;
 	struct nvm_tgt_conf conf = { };
 	struct nvm_tgt_type *tt;
+	struct nvm_target *t;
 	struct nvm_dev *dev;
 	long ret;
 
@@ -227,25 +233,27 @@ static long nvm_ioctl_dev_create(void __user *arg)
 	}
 	conf.flags = create.flags;
 
+	/* checks and reservations under nvm_lock, the target's init without */
 	mutex_lock(&nvm_lock);
 	tt = nvm_lookup_tgt_type(create.tgttype);
 	if (!tt) {
 		pr_err("create: target type \"%s\" is not registered (see lnvm info)\n",
 		       create.tgttype);
-		ret = -EINVAL;
-		goto out;
+		mutex_unlock(&nvm_lock);
+		return -EINVAL;
 	}
 	dev = nvm_find_dev(create.dev);
 	if (!dev) {
 		pr_err("create: device \"%s\" not found (see lnvm devices)\n",
 		       create.dev);
-		ret = -ENODEV;
-		goto out;
+		mutex_unlock(&nvm_lock);
+		return -ENODEV;
 	}
-	ret = nvm_tgt_create(dev, tt, create.tgtname, &conf);
-out:
+	t = nvm_tgt_reserve(dev, tt, create.tgtname, &conf);
 	mutex_unlock(&nvm_lock);
-	return ret;
+	if (IS_ERR(t))
+		return PTR_ERR(t);
+	return nvm_tgt_create(t);
 }
 
 static long nvm_ioctl_dev_remove(void __user *arg)
@@ -264,10 +272,8 @@ static long nvm_ioctl_dev_remove(void __user *arg)
 		return -EINVAL;
 	}
 
-	mutex_lock(&nvm_lock);
-	ret = nvm_tgt_remove(remove.tgtname);
-	mutex_unlock(&nvm_lock);
-	return ret;
+	/* takes nvm_lock, but not across the target's exit */
+	return nvm_tgt_remove(remove.tgtname);
 }
 
 static long nvm_ioctl_dev_init(void __user *arg)

@@ -3,7 +3,9 @@
  * LightNVM core: the read-only sysfs attributes of a registered device,
  * /sys/class/lightnvm/<name>/: identity, derived geometry, the bound media
  * manager, block counts and the device's targets. Documented in
- * Documentation/ABI/testing/sysfs-class-lightnvm.
+ * Documentation/ABI/testing/sysfs-class-lightnvm. The attributes that
+ * take nvm_lock answer while a target is created or removed: the core
+ * does not hold it across a target type's init or exit.
  */
 
 #include <linux/device.h>
@@ -120,9 +122,11 @@ static ssize_t targets_show(struct device *d, struct device_attribute *attr,
 	struct nvm_target *t;
 	int len = 0;
 
+	/* targets being created or removed are not (or no longer) there */
 	mutex_lock(&nvm_lock);
 	list_for_each_entry(t, &nvm_targets, list) {
-		if (t->dev != dev)
+		if (t->dev != dev ||
+		    to_nvm_core_target(t)->state != NVM_TGT_LIVE)
 			continue;
 		len += sysfs_emit_at(buf, len, "%s %s %d %d\n", t->name,
 				     t->type->name, t->conf.lun_begin,

@@ -6,8 +6,11 @@
  * every free block of its LUNs from the media manager and fails unless
  * none of them is bad in the device's table and their number matches the
  * table (erase_blocks=1 also erases each). fail_init=ERRNO makes creation
- * fail, to test the core's unwinding. Counts are in the disk's sysfs
- * directory, under nvm_tgt_test/.
+ * fail, to test the core's unwinding. hold_init=1 and hold_exit=1 make
+ * init and exit wait until the parameter is written back to 0 (at most a
+ * minute), so that tests can look at the core while a target is being
+ * created or removed. Counts are in the disk's sysfs directory, under
+ * nvm_tgt_test/.
  */
 
 #define pr_fmt(fmt) "nvm_tgt_test: " fmt
@@ -17,6 +20,7 @@
 #include <linux/blkdev.h>
 #include <linux/slab.h>
 #include <linux/mm.h>
+#include <linux/delay.h>
 #include <linux/lightnvm.h>
 
 static bool check_blocks;
@@ -30,6 +34,33 @@ MODULE_PARM_DESC(erase_blocks, "With check_blocks, also erase every block taken"
 static int fail_init;
 module_param(fail_init, int, 0644);
 MODULE_PARM_DESC(fail_init, "Make target creation fail with -fail_init (0: succeed)");
+
+static bool hold_init;
+module_param(hold_init, bool, 0644);
+MODULE_PARM_DESC(hold_init, "Make init wait until this is set back to 0 (at most 60 s)");
+
+static bool hold_exit;
+module_param(hold_exit, bool, 0644);
+MODULE_PARM_DESC(hold_exit, "Make exit wait until this is set back to 0 (at most 60 s)");
+
+#define TGT_TEST_HOLD_MAX_MS	60000
+#define TGT_TEST_HOLD_POLL_MS	50
+
+/* Wait while *@hold is set; tests wait for the "held" line in the log. */
+static void tgt_test_hold(const char *name, const char *what, bool *hold)
+{
+	unsigned int ms = 0;
+
+	if (!READ_ONCE(*hold))
+		return;
+	pr_info("%s: %s held\n", name, what);
+	while (READ_ONCE(*hold) && ms < TGT_TEST_HOLD_MAX_MS) {
+		msleep(TGT_TEST_HOLD_POLL_MS);
+		ms += TGT_TEST_HOLD_POLL_MS;
+	}
+	pr_info("%s: %s released%s\n", name, what,
+		READ_ONCE(*hold) ? " after the maximum wait" : "");
+}
 
 struct tgt_test {
 	struct nvm_target	*tgt;
@@ -122,6 +153,7 @@ static void *tgt_test_init(struct nvm_target *tgt, struct gendisk *disk,
 	u8 *blks;
 	int i, ret = 0;
 
+	tgt_test_hold(tgt->name, "init", &hold_init);
 	if (fail_init) {
 		pr_info("%s: failing init with %d as asked\n", tgt->name,
 			-fail_init);
@@ -161,7 +193,10 @@ err_free:
 
 static void tgt_test_exit(void *private)
 {
-	kfree(private);
+	struct tgt_test *t = private;
+
+	tgt_test_hold(t->tgt->name, "exit", &hold_exit);
+	kfree(t);
 }
 
 static struct tgt_test *tgt_test_of(struct device *d)
