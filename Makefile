@@ -8,6 +8,8 @@
 #   make demo          boot the test VM and run the main job end to end
 #                      [DEVICE=mem (nvm_mem, default) or DEVICE=ocssd (QEMU)]
 #   make check         build everything and run the tests [TESTS=pattern]
+#   make powercut      100 power cuts on nvm_mem, then killed QEMU boots
+#                      [PC_CUTS=80 PC_EXT4=20 PC_QEMU=20]; not in check
 #   make kernel        the debug test kernel (Debian's 6.1 source + this tree)
 #   make qemu          QEMU from Debian's source + patches/qemu
 #   make tools         userspace tools (lnvm, test programs) into build/tools
@@ -38,12 +40,12 @@ TOOLS_SRC   := $(wildcard tools/lightnvm/*.c) \
 TOOLS_BIN   := $(patsubst %.c,$(B)/tools/%,$(notdir $(TOOLS_SRC)))
 
 .PHONY: all modules modules_install kernel qemu tools initramfs testmods \
-	deps check demo clean distclean help
+	deps check demo powercut clean distclean help
 
 all: modules
 
 help:
-	@sed -n '3,17p' $(TOP)/Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,19p' $(TOP)/Makefile | sed 's/^# \{0,1\}//'
 
 # Build in a tree of symlinks under build/ so that objects never land in
 # the source tree.
@@ -107,6 +109,19 @@ check: deps
 	@$(MAKE) --no-print-directory kernel qemu tools initramfs testmods modules || \
 		{ echo "  FAIL  build"; echo "0 passed, 1 failed"; exit 1; }
 	@bash $(TOP)/tools/testing/lightnvm/check $(TESTS)
+
+# Power cuts beyond check: PC_CUTS under the lnvm_pcw verifying writer and
+# PC_EXT4 with ext4 and fsync'd files (rrpc-durable/003-powercut with more
+# cuts), then PC_QEMU killed QEMU boots if the runner offers them. Ends
+# with "N cuts, X flushed sectors lost".
+PC_CUTS	?= 80
+PC_EXT4	?= 20
+PC_QEMU	?= 20
+powercut: deps
+	@$(MAKE) --no-print-directory kernel qemu tools initramfs testmods || \
+		{ echo "powercut: build failed"; exit 1; }
+	@PCW_CUTS=$(PC_CUTS) PCW_EXT4=$(PC_EXT4) PCW_QEMU=$(PC_QEMU) \
+		bash $(TOP)/tools/testing/lightnvm/lib/pcw.sh powercut $(TOP)
 
 demo: deps
 	@$(if $(DEMO_GROUP_$(DEVICE)),:,echo "DEVICE=$(DEVICE): use DEVICE=mem or DEVICE=ocssd" >&2; exit 2)
