@@ -977,8 +977,9 @@ void rrpc_unit_free(struct rrpc *rrpc, struct rrpc_unit *u)
  * rrpc_wb_init() - allocate the write buffer
  * @rrpc: the target (spp, nr_luns and max_sectors set)
  *
- * Enough units for every LUN to have a few in flight, and always enough
- * for the largest request plus the unit being filled.
+ * Enough units for every LUN to have a few in flight, up to
+ * %RRPC_WB_MAX_BYTES, and always enough for two of the largest requests
+ * plus the unit being filled.
  *
  * Return: 0 or -ENOMEM.
  */
@@ -993,8 +994,10 @@ int rrpc_wb_init(struct rrpc *rrpc)
 	INIT_LIST_HEAD(&rrpc->flush_list);
 	init_waitqueue_head(&rrpc->wb_wait);
 
-	n = max_t(u32, rrpc->nr_luns * RRPC_UNITS_PER_LUN,
-		  2 * DIV_ROUND_UP(rrpc->max_sectors, rrpc->spp) + 2);
+	/* a few per LUN, at most RRPC_WB_MAX_BYTES, never too few */
+	n = min_t(u32, rrpc->nr_luns * RRPC_UNITS_PER_LUN,
+		  RRPC_WB_MAX_BYTES / (rrpc->spp * RRPC_SECTOR_SIZE));
+	n = max_t(u32, n, 2 * DIV_ROUND_UP(rrpc->max_sectors, rrpc->spp) + 2);
 	rrpc->units = kcalloc(n, sizeof(*rrpc->units), GFP_KERNEL);
 	if (!rrpc->units)
 		return -ENOMEM;

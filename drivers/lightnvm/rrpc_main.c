@@ -73,7 +73,7 @@ static int rrpc_luns_init(struct rrpc *rrpc, const struct nvm_tgt_conf *conf)
 	u32 b;
 	int i;
 
-	rrpc->luns = kcalloc(rrpc->nr_luns, sizeof(*rrpc->luns), GFP_KERNEL);
+	rrpc->luns = kvcalloc(rrpc->nr_luns, sizeof(*rrpc->luns), GFP_KERNEL);
 	rrpc->nr_blocks = rrpc->nr_luns * geo->blks_per_lun;
 	rrpc->blocks = kvcalloc(rrpc->nr_blocks, sizeof(*rrpc->blocks),
 				GFP_KERNEL);
@@ -125,7 +125,7 @@ static int rrpc_luns_init(struct rrpc *rrpc, const struct nvm_tgt_conf *conf)
 static void rrpc_luns_free(struct rrpc *rrpc)
 {
 	kvfree(rrpc->blocks);
-	kfree(rrpc->luns);
+	kvfree(rrpc->luns);
 }
 
 /* The reverse map (all empty); the map comes with recovery. */
@@ -268,9 +268,17 @@ static void *rrpc_init(struct nvm_target *tgt, struct gendisk *disk,
 	rrpc->nr_paddrs = (u64)rrpc->nr_blocks * rrpc->spb;
 	nr_lbas = rrpc_capacity(rrpc->good_blocks, rrpc->nr_luns, rrpc->spb,
 				op);
-	if (rrpc->nr_paddrs >= RRPC_ADDR_LOST - 2) {
+	if (rrpc->nr_paddrs >= RRPC_ADDR_LOST - 3) {
 		pr_err("%s: %llu sectors: too large for one rrpc target; use fewer LUNs\n",
 		       disk->disk_name, rrpc->nr_paddrs);
+		ret = -EINVAL;
+		goto err_luns;
+	}
+	/* the largest table: the scan's 8 bytes per physical sector */
+	if (rrpc->nr_paddrs * sizeof(u64) > RRPC_MAX_TABLE) {
+		pr_err("%s: %llu sectors need a %llu MiB table to recover, more than rrpc allocates (%u MiB); use fewer LUNs\n",
+		       disk->disk_name, rrpc->nr_paddrs,
+		       rrpc->nr_paddrs * sizeof(u64) >> 20, RRPC_MAX_TABLE >> 20);
 		ret = -EINVAL;
 		goto err_luns;
 	}

@@ -304,8 +304,26 @@ static void create_usage(FILE *f)
 		"  -e, --lun-end END       last LUN, inclusive (default: the last LUN)\n"
 		"  -o, --over-prov PERCENT over-provisioning in percent (default: the\n"
 		"                          target's own)\n"
-		"  -f, --factory           create from a factory-fresh state\n",
+		"  -f, --factory           start empty: erase the LUNs first (without -f,\n"
+		"                          rrpc takes over the data a target on the same\n"
+		"                          LUNs left: after a remove, a reboot or a power\n"
+		"                          cut)\n",
 		prog, prog, prog);
+}
+
+/* What a target found on the media at creation, if its type says. */
+static void print_recovery(const char *name)
+{
+	char path[128], line[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/block/%s/rrpc/recovery", name);
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	if (fgets(line, sizeof(line), f))
+		printf("  recovery: %s", line);
+	fclose(f);
 }
 
 /* Number of LUNs of @dev from sysfs, or -1. */
@@ -335,7 +353,7 @@ static int cmd_create(int argc, char **argv)
 	const char *dev = NULL, *name = NULL, *type = NULL;
 	unsigned long begin = 0, end = 0, op = 0;
 	int have_begin = 0, have_end = 0, have_op = 0, factory = 0;
-	char what[160], h_nodev[128], h_nxio[192], h_exist[128], h_busy[192];
+	char what[160], h_nodev[128], h_nxio[192], h_exist[384], h_busy[192];
 	char h_inval[320];
 	const struct errno_hint hints[] = {
 		{ ENODEV, h_nodev }, { ENXIO, h_nxio }, { EEXIST, h_exist },
@@ -431,7 +449,8 @@ static int cmd_create(int argc, char **argv)
 		 "device '%s' is not bound to a media manager; run '%s init -d %s' first",
 		 dev, prog, dev);
 	snprintf(h_exist, sizeof(h_exist),
-		 "a target or block device named '%s' already exists", name);
+		 "a target or block device named '%s' already exists, or LUNs %lu-%lu hold data of another target (the kernel log names its LUNs): re-create that target, or add -f to erase the LUNs and start empty",
+		 name, begin, end);
 	snprintf(h_busy, sizeof(h_busy),
 		 "some of LUNs %lu-%lu already belong to another target ("
 		 SYSFS_CLASS "/%s/targets lists them)", begin, end, dev);
@@ -442,6 +461,7 @@ static int cmd_create(int argc, char **argv)
 		return 1;
 	printf("Created target %s (type %s) on %s, LUNs %lu-%lu: /dev/%s\n",
 	       name, type, dev, begin, end, name);
+	print_recovery(name);
 	return 0;
 }
 
