@@ -24,6 +24,7 @@
 #include <linux/lightnvm.h>
 #include <linux/atomic.h>
 #include <linux/refcount.h>
+#include <linux/sizes.h>
 #include <linux/workqueue.h>
 #include <linux/wait.h>
 
@@ -50,8 +51,8 @@
 #define RRPC_RSV_BLKS		(RRPC_GC_HIGH + 1)
 
 #define RRPC_UNITS_PER_LUN	4	/* write buffer units per LUN */
-#define RRPC_WB_MAX_BYTES	(64U << 20)	/* write buffer cap */
-#define RRPC_MAX_TABLE		(1U << 30)	/* largest map/table, bytes */
+#define RRPC_WB_MAX_BYTES	SZ_64M		/* write buffer cap */
+#define RRPC_MAX_TABLE		SZ_1G		/* largest map/table, bytes */
 #define RRPC_MAX_BVECS		(3 * NVM_MAX_VLBA)
 
 /*
