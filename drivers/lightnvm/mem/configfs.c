@@ -6,8 +6,11 @@
  *                                              the module parameters' options
  *   echo 8 > .../<name>/num_blk                set options (see nvm_mem.rst)
  *   echo 1 > .../<name>/power                  register <name> with the core
- *   echo 1 > .../<name>/unplugged              pull the plug (in flight I/O
- *                                              is lost, everything fails)
+ *   echo 7 > .../<name>/cut_seed               seed what a cut does
+ *   echo 1 > .../<name>/unplugged              pull the plug: a power cut
+ *                                              (in flight I/O dropped,
+ *                                              applied or torn; everything
+ *                                              fails from then on)
  *   echo 0 > .../<name>/power                  unregister, keep the media
  *   rmdir .../<name>                           free it (-EBUSY while on)
  */
@@ -203,6 +206,36 @@ static ssize_t nvm_mem_dev_unplugged_store(struct config_item *item,
 
 CONFIGFS_ATTR(nvm_mem_dev_, unplugged);
 
+static ssize_t nvm_mem_dev_cut_seed_show(struct config_item *item, char *page)
+{
+	struct nvm_mem_dev *dev = to_nvm_mem_dev(item);
+	u64 val;
+
+	mutex_lock(&dev->lock);
+	val = dev->cut_seed;
+	mutex_unlock(&dev->lock);
+	return snprintf(page, PAGE_SIZE, "%llu\n", val);
+}
+
+/* Any time, powered or not: restarts the sequence of cut outcomes. */
+static ssize_t nvm_mem_dev_cut_seed_store(struct config_item *item,
+					  const char *page, size_t count)
+{
+	struct nvm_mem_dev *dev = to_nvm_mem_dev(item);
+	u64 val;
+
+	if (kstrtou64(page, 0, &val)) {
+		pr_err("%s: cut_seed: not a 64-bit number\n", dev->name);
+		return -EINVAL;
+	}
+	mutex_lock(&dev->lock);
+	nvm_mem_set_cut_seed(dev, val);
+	mutex_unlock(&dev->lock);
+	return count;
+}
+
+CONFIGFS_ATTR(nvm_mem_dev_, cut_seed);
+
 static struct configfs_attribute *nvm_mem_dev_attrs[] = {
 	&nvm_mem_dev_attr_num_ch,
 	&nvm_mem_dev_attr_num_lun,
@@ -216,6 +249,7 @@ static struct configfs_attribute *nvm_mem_dev_attrs[] = {
 	&nvm_mem_dev_attr_completion_mode,
 	&nvm_mem_dev_attr_power,
 	&nvm_mem_dev_attr_unplugged,
+	&nvm_mem_dev_attr_cut_seed,
 	NULL,
 };
 
@@ -255,7 +289,7 @@ static ssize_t nvm_mem_group_features_show(struct config_item *item,
 					   char *page)
 {
 	return snprintf(page, PAGE_SIZE,
-			"bb_seed,completion_mode,factory_bad,num_blk,num_ch,num_lun,num_pg,num_pln,oob_size,power,sec_per_pg,unplugged\n");
+			"bb_seed,completion_mode,cut_seed,factory_bad,num_blk,num_ch,num_lun,num_pg,num_pln,oob_size,power,sec_per_pg,unplugged\n");
 }
 
 CONFIGFS_ATTR_RO(nvm_mem_group_, features);

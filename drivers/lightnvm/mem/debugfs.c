@@ -27,6 +27,9 @@ static const struct {
 	{ "write_errors", offsetof(struct nvm_mem_stats, write_errors) },
 	{ "erase_errors", offsetof(struct nvm_mem_stats, erase_errors) },
 	{ "empty_reads", offsetof(struct nvm_mem_stats, empty_reads) },
+	{ "cut_applied", offsetof(struct nvm_mem_stats, cut_applied) },
+	{ "cut_dropped", offsetof(struct nvm_mem_stats, cut_dropped) },
+	{ "cut_torn", offsetof(struct nvm_mem_stats, cut_torn) },
 };
 
 /* Counters live in the media: all zero before the first power-on. */
@@ -100,11 +103,20 @@ DEFINE_SHOW_ATTRIBUTE(nvm_mem_memory);
  * cerase, cwrite and cread do the same through the LightNVM core
  * (nvm_erase_ppa(), nvm_submit_io_sync()), so through the device
  * operations, the completion mode and nvm_end_io(); beware that the core
- * marks the blocks of a failed program grown bad.
+ * marks the blocks of a failed program grown bad. qerase and qwrite submit
+ * through the core without waiting (nvm_submit_io()); their outcome is
+ * not reported (read the media afterwards). Commands on the media go
+ * through nvm_mem_media_run() as arriving commands: they fail with
+ * NVM_MEM_RSP_GONE while unplugged.
+ *
+ *   stall                           hold the workqueue: commands submitted
+ *                                   through the core queue up, none starts
+ *   resume                          let them run
  *
  * and read the outcome: "error 0x<status> ppa_status 0x<bits> mismatch <n>"
  * (n: sectors read successfully whose data or OOB differ from the pattern)
- * for I/O, "state <NVM_BLK_T_*>" for mark and state.
+ * for I/O, "state <NVM_BLK_T_*>" for mark and state, "queued" for qerase
+ * and qwrite, "stalled" or "resumed".
  */
 static u64 nvm_mem_test_word(u32 seed, u64 ppa)
 {
@@ -137,6 +149,139 @@ static bool nvm_mem_test_same(struct page *page, const u8 *oob, u32 oob_size,
 	return !memcmp(oob, scratch, oob_size);
 }
 
+/* One test command, its buffers, and for queued ones their owner. */
+struct nvm_mem_test_cmd {
+	struct nvm_rq		rqd;
+	struct nvm_mem_dev	*dev;
+	struct bio		*bio;
+	u32			nr;
+	struct ppa_addr		*ppas;
+	u64			*dppa;
+	struct page		**pages;
+	u8			*meta;
+};
+
+static void nvm_mem_test_cmd_free(struct nvm_mem_test_cmd *tc)
+{
+	u32 i;
+
+	for (i = 0; i < tc->nr && tc->pages && tc->pages[i]; i++)
+		__free_page(tc->pages[i]);
+	if (tc->bio) {
+		bio_uninit(tc->bio);
+		kfree(tc->bio);
+	}
+	kfree(tc->meta);
+	kfree(tc->pages);
+	kfree(tc->dppa);
+	kfree(tc->ppas);
+	kfree(tc);
+}
+
+/*
+ * Build a command on @nr sectors from @off of a block, in target order;
+ * addresses generic if @core, else in device format.
+ */
+static struct nvm_mem_test_cmd *
+nvm_mem_test_cmd_alloc(struct nvm_mem_dev *dev, u8 opcode, bool core, u32 ch,
+		       u32 lun, u32 blk, u32 off, u32 nr, u32 seed)
+{
+	struct nvm_mem_media *m = dev->media;
+	const struct nvm_mem_cfg *c = &m->cfg;
+	u32 sec_per_pl = c->sec_per_pg * c->num_pln;
+	struct nvm_mem_test_cmd *tc;
+	struct nvm_rq *rqd;
+	u32 i;
+
+	tc = kzalloc(sizeof(*tc), GFP_KERNEL);
+	if (!tc)
+		return NULL;
+	tc->dev = dev;
+	tc->nr = nr;
+	tc->ppas = kcalloc(nr, sizeof(*tc->ppas), GFP_KERNEL);
+	tc->dppa = kcalloc(nr, sizeof(*tc->dppa), GFP_KERNEL);
+	tc->pages = kcalloc(nr, sizeof(*tc->pages), GFP_KERNEL);
+	tc->meta = kcalloc(nr, c->oob_size, GFP_KERNEL);
+	tc->bio = bio_kmalloc(nr, GFP_KERNEL);
+	if (!tc->ppas || !tc->dppa || !tc->pages || !tc->meta || !tc->bio)
+		goto err_free;
+	bio_init(tc->bio, NULL, tc->bio->bi_inline_vecs, nr, 0);
+	for (i = 0; i < nr; i++) {
+		u32 o = off + i, pl = (o / c->sec_per_pg) % c->num_pln;
+		u32 pg = o / sec_per_pl, sec = o % c->sec_per_pg;
+		struct ppa_addr *p = &tc->ppas[i];
+
+		tc->pages[i] = alloc_page(GFP_KERNEL | __GFP_ZERO);
+		if (!tc->pages[i])
+			goto err_free;
+		bio_add_page(tc->bio, tc->pages[i], NVM_MEM_SEC_SIZE, 0);
+		/* the pattern follows the device address, whatever the path */
+		tc->dppa[i] = nvm_mem_encode(&m->ppaf, ch, lun, blk, pl, pg,
+					     sec);
+		if (core) {
+			p->g.ch = ch;
+			p->g.lun = lun;
+			p->g.blk = blk;
+			p->g.pl = pl;
+			p->g.pg = pg;
+			p->g.sec = sec;
+		} else {
+			p->ppa = tc->dppa[i];
+		}
+		if (opcode == NVM_OP_PWRITE)
+			nvm_mem_test_fill(tc->pages[i], tc->meta + i * c->oob_size,
+					  c->oob_size, seed, tc->dppa[i]);
+	}
+	rqd = &tc->rqd;
+	rqd->opcode = opcode;
+	rqd->nr_ppas = opcode == NVM_OP_ERASE ? 1 : nr;
+	if (rqd->nr_ppas > 1)
+		rqd->ppa_list = tc->ppas;
+	else
+		rqd->ppa_addr = tc->ppas[0];
+	if (opcode != NVM_OP_ERASE) {
+		rqd->bio = tc->bio;
+		rqd->meta_list = tc->meta;
+	}
+	return tc;
+
+err_free:
+	nvm_mem_test_cmd_free(tc);
+	return NULL;
+}
+
+static void nvm_mem_test_cmd_end(struct nvm_rq *rqd)
+{
+	nvm_mem_test_cmd_free(container_of(rqd, struct nvm_mem_test_cmd, rqd));
+}
+
+/* Queue one command through the core; it frees itself on completion. */
+static int nvm_mem_test_io_queue(struct nvm_mem_test_cmd *tc)
+{
+	struct nvm_mem_dev *dev = tc->dev;
+	struct nvm_rq *rqd = &tc->rqd;
+	int ret, pl;
+
+	if (rqd->opcode == NVM_OP_ERASE && dev->cfg.num_pln > 1) {
+		/* one address per plane, as nvm_erase_ppa() sends them */
+		rqd->nr_ppas = dev->cfg.num_pln;
+		if (rqd->nr_ppas > tc->nr)
+			return -EINVAL;
+		for (pl = 0; pl < rqd->nr_ppas; pl++) {
+			tc->ppas[pl] = tc->ppas[0];
+			tc->ppas[pl].g.pl = pl;
+		}
+		rqd->ppa_list = tc->ppas;
+	}
+	rqd->end_io = nvm_mem_test_cmd_end;
+	/* may complete, and free @tc, before it returns */
+	ret = nvm_submit_io(dev->ndev, rqd);
+	if (ret)
+		return ret;
+	snprintf(dev->test_result, sizeof(dev->test_result), "queued\n");
+	return 0;
+}
+
 /* Run one command on the media, or through the core if @core. */
 static int nvm_mem_test_io_exec(struct nvm_mem_dev *dev, struct nvm_rq *rqd,
 				bool core)
@@ -144,8 +289,8 @@ static int nvm_mem_test_io_exec(struct nvm_mem_dev *dev, struct nvm_rq *rqd,
 	int ret;
 
 	if (!core) {
-		nvm_mem_media_exec(dev->media, rqd, NVM_MEM_FAULT_FN, dev,
-				   GFP_KERNEL);
+		nvm_mem_media_run(dev->media, rqd, false, NVM_MEM_FAULT_FN, dev,
+				  GFP_KERNEL);
 		return 0;
 	}
 	if (rqd->opcode == NVM_OP_ERASE) {
@@ -159,20 +304,19 @@ static int nvm_mem_test_io_exec(struct nvm_mem_dev *dev, struct nvm_rq *rqd,
 	return ret == -EIO ? 0 : ret;
 }
 
+/*
+ * Run a command: on the media, through the core (@core), or queued
+ * through the core without waiting (@queue).
+ */
 static int nvm_mem_test_io_run(struct nvm_mem_dev *dev, u8 opcode, bool core,
-			       u32 ch, u32 lun, u32 blk, u32 off, u32 nr,
-			       u32 seed)
+			       bool queue, u32 ch, u32 lun, u32 blk, u32 off,
+			       u32 nr, u32 seed)
 {
 	struct nvm_mem_media *m = dev->media;
 	const struct nvm_mem_cfg *c = &m->cfg;
-	u32 sec_per_pl = c->sec_per_pg * c->num_pln;
-	struct ppa_addr *ppas;
-	struct page **pages;
-	struct nvm_rq rqd = {};
-	struct bio *bio;
-	int i, mismatch = 0, ret = -ENOMEM;
-	u8 *meta, scratch[NVM_MEM_MAX_OOB];
-	u64 *dppa;
+	struct nvm_mem_test_cmd *tc;
+	u8 scratch[NVM_MEM_MAX_OOB];
+	int i, mismatch = 0, ret;
 
 	lockdep_assert_held(&dev->lock);
 	if (ch >= c->num_ch || lun >= c->num_lun || blk >= c->num_blk ||
@@ -180,82 +324,33 @@ static int nvm_mem_test_io_run(struct nvm_mem_dev *dev, u8 opcode, bool core,
 	    off + nr > m->sec_per_plblk * c->num_pln)
 		return -EINVAL;
 
-	ppas = kcalloc(nr, sizeof(*ppas), GFP_KERNEL);
-	if (!ppas)
+	/* room for one address per plane of an erase */
+	if (opcode == NVM_OP_ERASE)
+		nr = c->num_pln;
+	tc = nvm_mem_test_cmd_alloc(dev, opcode, core || queue, ch, lun, blk,
+				    off, nr, seed);
+	if (!tc)
 		return -ENOMEM;
-	dppa = kcalloc(nr, sizeof(*dppa), GFP_KERNEL);
-	if (!dppa)
-		goto err_free_ppas;
-	pages = kcalloc(nr, sizeof(*pages), GFP_KERNEL);
-	if (!pages)
-		goto err_free_dppa;
-	meta = kcalloc(nr, c->oob_size, GFP_KERNEL);
-	if (!meta)
-		goto err_free_pages;
-	bio = bio_kmalloc(nr, GFP_KERNEL);
-	if (!bio)
-		goto err_free_meta;
-	bio_init(bio, NULL, bio->bi_inline_vecs, nr, 0);
-	for (i = 0; i < nr; i++) {
-		u32 o = off + i, pl = (o / c->sec_per_pg) % c->num_pln;
-		u32 pg = o / sec_per_pl, sec = o % c->sec_per_pg;
-
-		pages[i] = alloc_page(GFP_KERNEL | __GFP_ZERO);
-		if (!pages[i])
-			goto err_free_bio;
-		bio_add_page(bio, pages[i], NVM_MEM_SEC_SIZE, 0);
-		/* the pattern follows the device address, whatever the path */
-		dppa[i] = nvm_mem_encode(&m->ppaf, ch, lun, blk, pl, pg, sec);
-		if (core) {
-			ppas[i].g.ch = ch;
-			ppas[i].g.lun = lun;
-			ppas[i].g.blk = blk;
-			ppas[i].g.pl = pl;
-			ppas[i].g.pg = pg;
-			ppas[i].g.sec = sec;
-		} else {
-			ppas[i].ppa = dppa[i];
-		}
-		if (opcode == NVM_OP_PWRITE)
-			nvm_mem_test_fill(pages[i], meta + i * c->oob_size,
-					  c->oob_size, seed, dppa[i]);
+	if (queue) {
+		ret = nvm_mem_test_io_queue(tc);
+		if (ret)
+			nvm_mem_test_cmd_free(tc);
+		return ret;
 	}
-	rqd.opcode = opcode;
-	rqd.nr_ppas = opcode == NVM_OP_ERASE ? 1 : nr;
-	if (rqd.nr_ppas > 1)
-		rqd.ppa_list = ppas;
-	else
-		rqd.ppa_addr = ppas[0];
-	if (opcode != NVM_OP_ERASE) {
-		rqd.bio = bio;
-		rqd.meta_list = meta;
-	}
-	ret = nvm_mem_test_io_exec(dev, &rqd, core);
+	ret = nvm_mem_test_io_exec(dev, &tc->rqd, core);
 	if (ret)
-		goto err_free_bio;
+		goto out;
 
 	for (i = 0; opcode == NVM_OP_PREAD && i < nr; i++)
-		if (!(rqd.ppa_status & BIT_ULL(i)) &&
-		    !nvm_mem_test_same(pages[i], meta + i * c->oob_size,
-				       c->oob_size, seed, dppa[i], scratch))
+		if (!(tc->rqd.ppa_status & BIT_ULL(i)) &&
+		    !nvm_mem_test_same(tc->pages[i], tc->meta + i * c->oob_size,
+				       c->oob_size, seed, tc->dppa[i], scratch))
 			mismatch++;
 	snprintf(dev->test_result, sizeof(dev->test_result),
-		 "error 0x%x ppa_status 0x%llx mismatch %d\n", rqd.error,
-		 rqd.ppa_status, mismatch);
-
-err_free_bio:
-	for (i = 0; i < nr && pages[i]; i++)
-		__free_page(pages[i]);
-	bio_uninit(bio);
-	kfree(bio);
-err_free_meta:
-	kfree(meta);
-err_free_pages:
-	kfree(pages);
-err_free_dppa:
-	kfree(dppa);
-err_free_ppas:
-	kfree(ppas);
+		 "error 0x%x ppa_status 0x%llx mismatch %d\n", tc->rqd.error,
+		 tc->rqd.ppa_status, mismatch);
+out:
+	nvm_mem_test_cmd_free(tc);
 	return ret;
 }
 
@@ -295,7 +390,7 @@ static ssize_t nvm_mem_test_io_write(struct file *file, const char __user *ubuf,
 	struct nvm_mem_dev *dev = file->private_data;
 	u32 ch, lun, blk, off = 0, nr = 1, seed = 0;
 	char buf[96], op[8], *cmd;
-	bool core;
+	bool core, queue;
 	u8 opcode;
 	int n, ret;
 
@@ -306,17 +401,32 @@ static ssize_t nvm_mem_test_io_write(struct file *file, const char __user *ubuf,
 	buf[count] = 0;
 	n = sscanf(buf, "%7s %u %u %u %u %u %u", op, &ch, &lun, &blk, &off,
 		   &nr, &seed);
-	/* "c" in front: through the core (cwrite, cread, cerase) */
+	if (n == 1 && (!strcmp(op, "stall") || !strcmp(op, "resume"))) {
+		mutex_lock(&dev->lock);
+		nvm_mem_stall(dev, op[0] == 's');
+		snprintf(dev->test_result, sizeof(dev->test_result), "%s\n",
+			 op[0] == 's' ? "stalled" : "resumed");
+		mutex_unlock(&dev->lock);
+		return count;
+	}
+	/*
+	 * "c" in front: through the core (cwrite, cread, cerase); "q": the
+	 * same, queued without waiting (qwrite, qerase)
+	 */
 	core = op[0] == 'c';
-	cmd = op + core;
+	queue = op[0] == 'q';
+	cmd = op + (core || queue);
+	if (queue && strcmp(cmd, "write") && strcmp(cmd, "erase"))
+		return -EINVAL;
 	if (n == 4 && !strcmp(cmd, "erase"))
 		opcode = NVM_OP_ERASE;
 	else if (n == 7 && !strcmp(cmd, "write"))
 		opcode = NVM_OP_PWRITE;
 	else if (n == 7 && !strcmp(cmd, "read"))
 		opcode = NVM_OP_PREAD;
-	else if (!core && ((n == 6 && !strcmp(op, "mark")) ||
-			   (n == 5 && !strcmp(op, "state"))))
+	else if (!core && !queue &&
+		 ((n == 6 && !strcmp(op, "mark")) ||
+		  (n == 5 && !strcmp(op, "state"))))
 		opcode = 0;
 	else
 		return -EINVAL;
@@ -327,8 +437,8 @@ static ssize_t nvm_mem_test_io_write(struct file *file, const char __user *ubuf,
 	else if (!opcode)
 		ret = nvm_mem_test_bbt(dev, n == 6, ch, lun, blk, off, nr);
 	else
-		ret = nvm_mem_test_io_run(dev, opcode, core, ch, lun, blk, off,
-					  nr, seed);
+		ret = nvm_mem_test_io_run(dev, opcode, core, queue, ch, lun,
+					  blk, off, nr, seed);
 	mutex_unlock(&dev->lock);
 	return ret ? ret : count;
 }

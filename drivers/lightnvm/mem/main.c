@@ -2,10 +2,12 @@
 /*
  * nvm_mem: module entry points and parameters, the life cycle of an
  * instance (create, power on = register with the LightNVM core, power off,
- * pull the plug, destroy), and the device operations the core calls:
- * identity, bad block table, and physical reads, writes and erases, which
- * run on the NAND model of media.c inline or from an ordered workqueue and
- * complete through nvm_end_io().
+ * pull the plug = a power cut, destroy), and the device operations the
+ * core calls: identity, bad block table, and physical reads, writes and
+ * erases, which run on the NAND model of media.c inline or from an ordered
+ * workqueue and complete through nvm_end_io(). A power cut takes effect at
+ * a command boundary: commands still in the workqueue are the ones in
+ * flight, whose fate media.c decides (nvm_mem_media_run()).
  */
 
 #include <linux/debugfs.h>
@@ -44,6 +46,10 @@ MODULE_PARM_DESC(factory_bad, "Factory bad (block, plane) entries per device. De
 module_param_named(bb_seed, nvm_mem_params.bb_seed, uint, 0444);
 MODULE_PARM_DESC(bb_seed, "Seed choosing the factory bad blocks. Default: 1");
 
+static unsigned long long nvm_mem_cut_seed = NVM_MEM_DEFAULT_CUT_SEED;
+module_param_named(cut_seed, nvm_mem_cut_seed, ullong, 0444);
+MODULE_PARM_DESC(cut_seed, "Seed of what a power cut (unplugged) does to the commands in flight. Default: 1");
+
 static u32 nvm_mem_completion_mode = NVM_MEM_COMPL_WQ;
 module_param_named(completion_mode, nvm_mem_completion_mode, uint, 0444);
 MODULE_PARM_DESC(completion_mode, "0: execute and complete in the submitter's context, 1: from a workqueue, in submission order. Default: 1");
@@ -56,10 +62,15 @@ static DEFINE_MUTEX(nvm_mem_lock);
 static LIST_HEAD(nvm_mem_devs);
 struct dentry *nvm_mem_dbg_root;
 
+/*
+ * A command in the workqueue. @queued: accepted while the power was on, so
+ * in flight if a cut comes before it runs.
+ */
 struct nvm_mem_cmd {
 	struct work_struct	work;
 	struct nvm_mem_dev	*dev;
 	struct nvm_rq		*rqd;
+	bool			queued;
 };
 
 static int nvm_mem_identity(struct nvm_dev *ndev, struct nvm_id *id)
@@ -132,8 +143,11 @@ static void nvm_mem_work(struct work_struct *work)
 	struct nvm_rq *rqd = cmd->rqd;
 	unsigned int noio;
 
+	/* idle, not uninterruptible: a long stall is no hung task */
+	wait_event_idle(dev->stall_wq, !READ_ONCE(dev->stalled));
 	noio = memalloc_noio_save();
-	nvm_mem_media_exec(dev->media, rqd, NVM_MEM_FAULT_FN, dev, GFP_KERNEL);
+	nvm_mem_media_run(dev->media, rqd, cmd->queued, NVM_MEM_FAULT_FN, dev,
+			  GFP_KERNEL);
 	memalloc_noio_restore(noio);
 	mempool_free(cmd, dev->cmd_pool);
 	nvm_end_io(rqd);
@@ -151,8 +165,13 @@ static int nvm_mem_queue(struct nvm_dev *ndev, struct nvm_rq *rqd, bool erase)
 	if (ret)
 		return ret;
 
+	/*
+	 * Once the power is cut, commands are still accepted and complete
+	 * (from the workqueue, as usual) with NVM_MEM_RSP_GONE.
+	 */
 	if (dev->completion_mode == NVM_MEM_COMPL_INLINE) {
-		nvm_mem_media_exec(dev->media, rqd, NVM_MEM_FAULT_FN, dev, gfp);
+		nvm_mem_media_run(dev->media, rqd, false, NVM_MEM_FAULT_FN, dev,
+				  gfp);
 		nvm_end_io(rqd);
 		return 0;
 	}
@@ -163,6 +182,7 @@ static int nvm_mem_queue(struct nvm_dev *ndev, struct nvm_rq *rqd, bool erase)
 	INIT_WORK(&cmd->work, nvm_mem_work);
 	cmd->dev = dev;
 	cmd->rqd = rqd;
+	cmd->queued = !atomic_read(&dev->media->unplugged);
 	queue_work(dev->wq, &cmd->work);
 	return 0;
 }
@@ -215,6 +235,7 @@ int nvm_mem_power_on(struct nvm_mem_dev *dev)
 		dev->media = nvm_mem_media_create(&dev->cfg);
 		if (!dev->media)
 			return -ENOMEM;
+		nvm_mem_media_cut_seed(dev->media, dev->cut_seed);
 		created = true;
 	}
 	atomic_set(&dev->media->unplugged, 0);
@@ -265,8 +286,9 @@ err_free_media:
  * @dev: the instance
  *
  * The core stops using the device (its targets are removed); commands still
- * queued run to completion, then the data, OOB bytes, write pointers, bad
- * block table and counters stay as they are for the next power-on.
+ * queued run to completion (a stall is lifted), then the data, OOB bytes,
+ * torn sectors, write pointers, bad block table and counters stay as they
+ * are for the next power-on.
  *
  * Context: process; takes the core's locks.
  */
@@ -275,6 +297,7 @@ void nvm_mem_power_off(struct nvm_mem_dev *dev)
 	lockdep_assert_held(&dev->lock);
 	if (!dev->power)
 		return;
+	nvm_mem_stall(dev, false);
 	nvm_unregister(dev->ndev);
 	destroy_workqueue(dev->wq);	/* drains it */
 	dev->wq = NULL;
@@ -287,14 +310,16 @@ void nvm_mem_power_off(struct nvm_mem_dev *dev)
 }
 
 /**
- * nvm_mem_pull_plug() - make the device fail everything, as if unplugged
+ * nvm_mem_pull_plug() - cut the power, as if unplugged
  * @dev: the instance, powered on
  *
- * From now on every command, including those already queued and the rest
- * of the one executing, fails without touching the media, and the bad
- * block table can be neither read nor written: what was programmed before
- * stays, what was in flight is lost (possibly a part of one command). The
- * device stays registered until powered off; the next power-on plugs it in.
+ * Takes effect at the next command boundary. Every command that was in the
+ * device's workqueue is in flight: as it comes up it is dropped, applied
+ * or (programs) torn, as the seeded sequence decides; one executing
+ * finishes (applied). All of them, and every later command, complete with
+ * %NVM_MEM_RSP_GONE; the bad block table can be neither read nor written
+ * (-ENODEV). The device stays registered until powered off; the next
+ * power-on plugs it in, with the media as the cut left it.
  *
  * Context: process.
  * Return: 0, or -ENODEV if @dev is powered off.
@@ -307,9 +332,46 @@ int nvm_mem_pull_plug(struct nvm_mem_dev *dev)
 		       dev->name);
 		return -ENODEV;
 	}
-	atomic_set(&dev->media->unplugged, 1);
-	pr_info("%s: plug pulled\n", dev->name);
+	if (atomic_xchg(&dev->media->unplugged, 1))
+		return 0;
+	pr_info("%s: plug pulled: commands in flight are dropped, applied or torn\n",
+		dev->name);
 	return 0;
+}
+
+/**
+ * nvm_mem_set_cut_seed() - seed what power cuts do to commands in flight
+ * @dev: the instance
+ * @seed: the seed
+ *
+ * Restarts the sequence of the media if it exists, else it starts from
+ * @seed when the media is created.
+ *
+ * Context: process.
+ */
+void nvm_mem_set_cut_seed(struct nvm_mem_dev *dev, u64 seed)
+{
+	lockdep_assert_held(&dev->lock);
+	dev->cut_seed = seed;
+	if (dev->media)
+		nvm_mem_media_cut_seed(dev->media, seed);
+}
+
+/**
+ * nvm_mem_stall() - hold or release the commands of the workqueue
+ * @dev: the instance
+ * @stall: hold (commands are accepted and queued, none starts) or release
+ *
+ * A test hook, so that a test can have commands in flight at a cut.
+ * Inline completion is not affected.
+ *
+ * Context: any.
+ */
+void nvm_mem_stall(struct nvm_mem_dev *dev, bool stall)
+{
+	WRITE_ONCE(dev->stalled, stall);
+	if (!stall)
+		wake_up_all(&dev->stall_wq);
 }
 
 /**
@@ -338,6 +400,8 @@ struct nvm_mem_dev *nvm_mem_dev_create(const char *name, bool configfs)
 	strscpy(dev->name, name, sizeof(dev->name));
 	dev->cfg = nvm_mem_params;
 	dev->completion_mode = nvm_mem_completion_mode;
+	dev->cut_seed = nvm_mem_cut_seed;
+	init_waitqueue_head(&dev->stall_wq);
 	dev->configfs = configfs;
 	nvm_mem_fault_init(dev);
 

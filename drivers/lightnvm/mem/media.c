@@ -4,6 +4,9 @@
  * format the device reports, and the media itself: sectors programmed in
  * order and once per erase in every (LUN, block, plane), erase of whole
  * blocks, per-sector OOB bytes, the bad block table and the counters.
+ * Power cuts: commands that had reached the device when the power went
+ * are dropped, applied or (programs) torn, as a seeded PRNG decides, and
+ * torn sectors read back as media errors until their block is erased.
  * Pure logic with no call into the LightNVM core, so that the KUnit suite
  * in media_test.c drives it directly. Memory is only held for programmed
  * sectors (one page each) and is given back by the erase of their block.
@@ -298,8 +301,31 @@ static bool nvm_mem_is_bad(u8 state)
 	return state == NVM_BLK_T_BAD || state == NVM_BLK_T_GRWN_BAD;
 }
 
-/* splitmix64: deterministic across kernels and architectures */
-static u64 nvm_mem_rand(u64 *state)
+/*
+ * What the xarray holds for a sector torn by a power cut: a value entry,
+ * never a pointer to a struct nvm_mem_sect. It holds no memory.
+ */
+static void *nvm_mem_torn_entry(void)
+{
+	return xa_mk_value(1);
+}
+
+static bool nvm_mem_is_torn(const void *entry)
+{
+	return xa_is_value(entry);
+}
+
+/**
+ * nvm_mem_rand() - next number of a splitmix64 sequence
+ * @state: the sequence's state, advanced
+ *
+ * Deterministic across kernels and architectures: the same seed gives the
+ * same numbers everywhere.
+ *
+ * Context: any; the caller serialises users of @state.
+ * Return: the number.
+ */
+u64 nvm_mem_rand(u64 *state)
 {
 	u64 z = (*state += 0x9e3779b97f4a7c15ULL);
 
@@ -377,6 +403,8 @@ struct nvm_mem_media *nvm_mem_media_create(const struct nvm_mem_cfg *cfg)
 	for (l = 0; l < m->nr_luns; l++)
 		xa_init_flags(&m->sects[l], XA_FLAGS_LOCK_IRQ);
 	nvm_mem_mark_factory_bad(m, total);
+	spin_lock_init(&m->cut_lock);
+	m->cut_rand = NVM_MEM_DEFAULT_CUT_SEED;
 	return m;
 
 err_free_bbt:
@@ -443,7 +471,8 @@ void nvm_mem_media_free(struct nvm_mem_media *m)
 		return;
 	for (l = 0; l < m->nr_luns; l++) {
 		xa_for_each(&m->sects[l], idx, s)
-			nvm_mem_sect_free(s);
+			if (!nvm_mem_is_torn(s))
+				nvm_mem_sect_free(s);
 		xa_destroy(&m->sects[l]);
 	}
 	kvfree(m->erase_count);
@@ -493,6 +522,56 @@ static void nvm_mem_fill_empty(const struct nvm_mem_media *m, struct bio *bio,
 		memset(oob, 0xff, m->cfg.oob_size);
 }
 
+/*
+ * Store @entry (a struct nvm_mem_sect, or the torn marker) as the sector at
+ * @ppa, following the NAND rules; with @fail consume the sector instead.
+ */
+static int nvm_mem_store(struct nvm_mem_media *m, u64 ppa, void *entry,
+			 bool fail, gfp_t gfp)
+{
+	int ret = NVM_RSP_ERR_FAILWRITE;
+	struct nvm_mem_addr a;
+	struct xarray *xa;
+	unsigned long idx, flags;
+	u32 bp, off;
+	void *old;
+
+	if (nvm_mem_decode(m, ppa, &a))
+		return ret;
+	xa = &m->sects[a.lun];
+	bp = nvm_mem_bp(m, a.lun, a.blk, a.pl);
+	off = a.pg * m->cfg.sec_per_pg + a.sec;
+	idx = nvm_mem_sidx(m, &a);
+
+	/* index nodes are allocated here, where the caller may sleep */
+	if (!fail && gfpflags_allow_blocking(gfp) &&
+	    xa_reserve_irq(xa, idx, gfp))
+		return ret;
+
+	xa_lock_irqsave(xa, flags);
+	if (nvm_mem_is_bad(m->bbt[bp]) || m->wp[bp] != off)
+		goto unlock;
+	if (fail) {
+		m->wp[bp]++;
+		goto unlock;
+	}
+	old = __xa_store(xa, idx, entry, GFP_ATOMIC | __GFP_NOWARN);
+	if (xa_is_err(old))
+		goto unlock;
+	if (WARN_ON_ONCE(old && !xa_is_zero(old))) {
+		/* not reachable: sectors at or past wp are never stored */
+		__xa_store(xa, idx, old, GFP_ATOMIC);
+		goto unlock;
+	}
+	m->wp[bp]++;
+	ret = NVM_RSP_SUCCESS;
+unlock:
+	if (ret)
+		__xa_cmpxchg(xa, idx, XA_ZERO_ENTRY, NULL, 0);
+	xa_unlock_irqrestore(xa, flags);
+	return ret;
+}
+
 /**
  * nvm_mem_media_program() - program one sector
  * @m: the media
@@ -506,8 +585,9 @@ static void nvm_mem_fill_empty(const struct nvm_mem_media *m, struct bio *bio,
  *
  * Fails when the address is beyond the geometry, the block is bad in that
  * plane, the sector is not the next one to program in its (block, plane)
- * (out of order, or programmed already since the last erase), the device
- * is unplugged, or on injection.
+ * (out of order, or programmed or torn already since the last erase), or
+ * on injection. Whether the device is unplugged is not looked at here:
+ * see nvm_mem_media_run().
  *
  * Context: any.
  * Return: %NVM_RSP_SUCCESS or %NVM_RSP_ERR_FAILWRITE.
@@ -515,55 +595,26 @@ static void nvm_mem_fill_empty(const struct nvm_mem_media *m, struct bio *bio,
 int nvm_mem_media_program(struct nvm_mem_media *m, u64 ppa,
 			  struct nvm_mem_sect **sp, bool fail, gfp_t gfp)
 {
-	int ret = NVM_RSP_ERR_FAILWRITE;
-	struct nvm_mem_addr a;
-	struct xarray *xa;
-	unsigned long idx, flags;
-	u32 bp, off;
-	void *old;
+	int ret = nvm_mem_store(m, ppa, *sp, fail, gfp);
 
-	if (nvm_mem_decode(m, ppa, &a) || atomic_read(&m->unplugged))
-		goto out;
-	xa = &m->sects[a.lun];
-	bp = nvm_mem_bp(m, a.lun, a.blk, a.pl);
-	off = a.pg * m->cfg.sec_per_pg + a.sec;
-	idx = nvm_mem_sidx(m, &a);
-
-	/* index nodes are allocated here, where the caller may sleep */
-	if (!fail && gfpflags_allow_blocking(gfp) &&
-	    xa_reserve_irq(xa, idx, gfp))
-		goto out;
-
-	xa_lock_irqsave(xa, flags);
-	if (nvm_mem_is_bad(m->bbt[bp]) || m->wp[bp] != off)
-		goto unlock;
-	if (fail) {
-		m->wp[bp]++;
-		goto unlock;
-	}
-	old = __xa_store(xa, idx, *sp, GFP_ATOMIC | __GFP_NOWARN);
-	if (xa_is_err(old))
-		goto unlock;
-	if (WARN_ON_ONCE(old && !xa_is_zero(old))) {
-		/* not reachable: sectors at or past wp are never stored */
-		__xa_store(xa, idx, old, GFP_ATOMIC);
-		goto unlock;
-	}
-	m->wp[bp]++;
-	*sp = NULL;
-	ret = NVM_RSP_SUCCESS;
-unlock:
-	if (ret)
-		__xa_cmpxchg(xa, idx, XA_ZERO_ENTRY, NULL, 0);
-	xa_unlock_irqrestore(xa, flags);
-out:
 	if (ret) {
 		atomic64_inc(&m->stats.write_errors);
 	} else {
+		*sp = NULL;
 		atomic_long_inc(&m->nr_sects);
 		atomic64_inc(&m->stats.media_write_sectors);
 	}
 	return ret;
+}
+
+/*
+ * Tear one sector, as a program cut by a power loss: it counts as
+ * programmed (the write pointer moves past it) and reads back as a media
+ * error. Does nothing where the program would have failed.
+ */
+static void nvm_mem_media_tear(struct nvm_mem_media *m, u64 ppa, gfp_t gfp)
+{
+	nvm_mem_store(m, ppa, nvm_mem_torn_entry(), false, gfp);
 }
 
 /**
@@ -577,8 +628,8 @@ out:
  *
  * A sector not programmed since the last erase of its block reads as
  * zeroes with OOB bytes 0xff and status %NVM_RSP_ERR_EMPTYPAGE; so do a
- * failed read (%NVM_RSP_ERR_FAILECC: address beyond the geometry,
- * unplugged device, injection). Bad blocks can be read.
+ * failed read (%NVM_RSP_ERR_FAILECC: address beyond the geometry, sector
+ * torn by a power cut, injection). Bad blocks can be read.
  *
  * Context: any.
  * Return: %NVM_RSP_SUCCESS, %NVM_RSP_ERR_EMPTYPAGE or %NVM_RSP_ERR_FAILECC.
@@ -590,22 +641,24 @@ int nvm_mem_media_read(struct nvm_mem_media *m, u64 ppa, struct bio *bio,
 	struct nvm_mem_addr a;
 	struct xarray *xa;
 	unsigned long flags;
+	bool torn = false;
 
-	if (fail || nvm_mem_decode(m, ppa, &a) || atomic_read(&m->unplugged)) {
-		nvm_mem_fill_empty(m, bio, iter, oob);
-		atomic64_inc(&m->stats.read_errors);
-		return NVM_RSP_ERR_FAILECC;
-	}
+	if (fail || nvm_mem_decode(m, ppa, &a))
+		goto err;
 	xa = &m->sects[a.lun];
 	xa_lock_irqsave(xa, flags);
 	s = xa_load(xa, nvm_mem_sidx(m, &a));
-	if (s) {
+	if (nvm_mem_is_torn(s)) {
+		torn = true;
+	} else if (s) {
 		nvm_mem_bio_copy(bio, iter, page_address(s->page),
 				 NVM_MEM_SEC_SIZE, true);
 		if (oob)
 			memcpy(oob, s->oob, m->cfg.oob_size);
 	}
 	xa_unlock_irqrestore(xa, flags);
+	if (torn)
+		goto err;
 	if (!s) {
 		nvm_mem_fill_empty(m, bio, iter, oob);
 		atomic64_inc(&m->stats.empty_reads);
@@ -613,6 +666,11 @@ int nvm_mem_media_read(struct nvm_mem_media *m, u64 ppa, struct bio *bio,
 	}
 	atomic64_inc(&m->stats.media_read_sectors);
 	return NVM_RSP_SUCCESS;
+
+err:
+	nvm_mem_fill_empty(m, bio, iter, oob);
+	atomic64_inc(&m->stats.read_errors);
+	return NVM_RSP_ERR_FAILECC;
 }
 
 /**
@@ -622,8 +680,9 @@ int nvm_mem_media_read(struct nvm_mem_media *m, u64 ppa, struct bio *bio,
  *	but range checked)
  * @fail: inject an erase failure (the block is left as it was)
  *
- * Frees the memory of every sector of the block and resets the write
- * pointers of its planes. Fails if any plane of the block is bad.
+ * Frees the memory of every sector of the block, forgets its torn sectors
+ * and resets the write pointers of its planes. Fails if any plane of the
+ * block is bad.
  *
  * Context: any.
  * Return: %NVM_RSP_SUCCESS or %NVM_RSP_ERR_FAILERASE.
@@ -637,7 +696,7 @@ int nvm_mem_media_erase(struct nvm_mem_media *m, u64 ppa, bool fail)
 	u32 bp0, pl, off;
 	long freed = 0;
 
-	if (nvm_mem_decode(m, ppa, &a) || atomic_read(&m->unplugged))
+	if (nvm_mem_decode(m, ppa, &a))
 		goto out;
 	xa = &m->sects[a.lun];
 	bp0 = nvm_mem_bp(m, a.lun, a.blk, 0);
@@ -656,7 +715,7 @@ int nvm_mem_media_erase(struct nvm_mem_media *m, u64 ppa, bool fail)
 			struct nvm_mem_sect *s;
 
 			s = __xa_erase(xa, nvm_mem_sidx(m, &a) + off);
-			if (s) {
+			if (s && !nvm_mem_is_torn(s)) {
 				nvm_mem_sect_free(s);
 				freed++;
 			}
@@ -684,7 +743,7 @@ out:
  * @blks: num_blk * num_pln bytes, blks[blk * num_pln + pl]
  *
  * Context: any.
- * Return: 0, or -EINVAL for an address beyond the geometry, -EIO while
+ * Return: 0, or -EINVAL for an address beyond the geometry, -ENODEV while
  * unplugged.
  */
 int nvm_mem_media_get_bbt(struct nvm_mem_media *m, u64 ppa, u8 *blks)
@@ -696,7 +755,7 @@ int nvm_mem_media_get_bbt(struct nvm_mem_media *m, u64 ppa, u8 *blks)
 	if (nvm_mem_decode(m, ppa, &a))
 		return -EINVAL;
 	if (atomic_read(&m->unplugged))
-		return -EIO;
+		return -ENODEV;
 	xa_lock_irqsave(&m->sects[a.lun], flags);
 	memcpy(blks, &m->bbt[a.lun * per_lun], per_lun);
 	xa_unlock_irqrestore(&m->sects[a.lun], flags);
@@ -715,7 +774,7 @@ int nvm_mem_media_get_bbt(struct nvm_mem_media *m, u64 ppa, u8 *blks)
  *
  * Context: any.
  * Return: 0, -EINVAL for an unknown @type or an address beyond the
- * geometry, -EIO while unplugged.
+ * geometry, -ENODEV while unplugged.
  */
 int nvm_mem_media_set_bbt(struct nvm_mem_media *m, const struct ppa_addr *ppas,
 			  int nr_ppas, int type)
@@ -740,7 +799,7 @@ int nvm_mem_media_set_bbt(struct nvm_mem_media *m, const struct ppa_addr *ppas,
 		if (nvm_mem_decode(m, ppas[i].ppa, &a))
 			return -EINVAL;
 	if (atomic_read(&m->unplugged))
-		return -EIO;
+		return -ENODEV;
 	for (i = 0; i < nr_ppas; i++) {
 		u32 bp;
 
@@ -783,15 +842,21 @@ static void nvm_mem_status(struct nvm_rq *rqd, int i, int st)
 		rqd->error = st;
 }
 
+/*
+ * Program the sectors [0, @tear) of a write command and tear the sectors
+ * [@tear, @end); the rest is not touched (a cut stopped it). A command run
+ * normally has @tear == @end == nr_ppas.
+ */
 static void nvm_mem_exec_write(struct nvm_mem_media *m, struct nvm_rq *rqd,
-			       nvm_mem_fault_fn *fault, void *priv, gfp_t gfp)
+			       nvm_mem_fault_fn *fault, void *priv, gfp_t gfp,
+			       int tear, int end)
 {
 	struct bvec_iter iter = rqd->bio->bi_iter;
 	u32 oob_size = m->cfg.oob_size;
 	int i;
 
 	atomic64_add(rqd->nr_ppas, &m->stats.host_write_sectors);
-	for (i = 0; i < rqd->nr_ppas; i++) {
+	for (i = 0; i < tear; i++) {
 		struct nvm_mem_sect *s = nvm_mem_sect_alloc(m, gfp);
 		int st;
 
@@ -814,6 +879,9 @@ static void nvm_mem_exec_write(struct nvm_mem_media *m, struct nvm_rq *rqd,
 		nvm_mem_sect_free(s);
 		nvm_mem_status(rqd, i, st);
 	}
+	/* after the programs before them, for the write pointer */
+	for (i = tear; i < end; i++)
+		nvm_mem_media_tear(m, nvm_mem_rq_ppa(rqd, i), gfp);
 }
 
 static void nvm_mem_exec_read(struct nvm_mem_media *m, struct nvm_rq *rqd,
@@ -876,7 +944,8 @@ static void nvm_mem_exec_erase(struct nvm_mem_media *m, struct nvm_rq *rqd,
  * atomic. Sets @rqd->error to the worst per-address status (any failure
  * beats %NVM_RSP_ERR_EMPTYPAGE) and bit i of @rqd->ppa_status for every
  * address i that did not succeed. Duplicate block addresses of an erase
- * (the planes of a multi-plane erase) erase the block once.
+ * (the planes of a multi-plane erase) erase the block once. The power
+ * state is not looked at: nvm_mem_media_run() does that.
  *
  * Context: any; may sleep only if @gfp allows it.
  */
@@ -888,7 +957,8 @@ void nvm_mem_media_exec(struct nvm_mem_media *m, struct nvm_rq *rqd,
 
 	switch (rqd->opcode) {
 	case NVM_OP_PWRITE:
-		nvm_mem_exec_write(m, rqd, fault, fault_priv, gfp);
+		nvm_mem_exec_write(m, rqd, fault, fault_priv, gfp,
+				   rqd->nr_ppas, rqd->nr_ppas);
 		break;
 	case NVM_OP_PREAD:
 		nvm_mem_exec_read(m, rqd, fault, fault_priv);
@@ -901,4 +971,203 @@ void nvm_mem_media_exec(struct nvm_mem_media *m, struct nvm_rq *rqd,
 		rqd->error = NVM_RSP_ERR_FAILCRC;
 		rqd->ppa_status = GENMASK_ULL(rqd->nr_ppas - 1, 0);
 	}
+}
+
+/**
+ * nvm_mem_media_gone() - complete a command as one the device never answered
+ * @rqd: the request
+ *
+ * Sets @rqd->error to %NVM_MEM_RSP_GONE and every bit of @rqd->ppa_status:
+ * what a host sees for a command the device lost with its power.
+ *
+ * Context: any.
+ */
+void nvm_mem_media_gone(struct nvm_rq *rqd)
+{
+	rqd->error = NVM_MEM_RSP_GONE;
+	rqd->ppa_status = GENMASK_ULL(rqd->nr_ppas - 1, 0);
+}
+
+/**
+ * nvm_mem_media_cut_seed() - restart the sequence that decides cut outcomes
+ * @m: the media
+ * @seed: the seed
+ *
+ * Context: any.
+ */
+void nvm_mem_media_cut_seed(struct nvm_mem_media *m, u64 seed)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&m->cut_lock, flags);
+	m->cut_rand = seed;
+	spin_unlock_irqrestore(&m->cut_lock, flags);
+}
+
+/* The sequence's next number; commands in flight draw in execution order. */
+static u64 nvm_mem_cut_draw(struct nvm_mem_media *m)
+{
+	unsigned long flags;
+	u64 r;
+
+	spin_lock_irqsave(&m->cut_lock, flags);
+	r = nvm_mem_rand(&m->cut_rand);
+	spin_unlock_irqrestore(&m->cut_lock, flags);
+	return r;
+}
+
+/* Device-format address of the page (LUN, block, plane, page) of a sector. */
+static u64 nvm_mem_page_of(const struct nvm_mem_media *m, u64 ppa)
+{
+	const struct nvm_addr_format *f = &m->ppaf;
+
+	if (!f->sect_len)
+		return ppa;
+	return ppa & ~GENMASK_ULL(f->sect_offset + f->sect_len - 1,
+				  f->sect_offset);
+}
+
+/*
+ * The sectors [*@from, *@to) of the @k-th page of a write command, pages
+ * being runs of consecutive addresses of the same page. Return: the
+ * number of pages when @k is beyond them.
+ */
+static u32 nvm_mem_cmd_page(const struct nvm_mem_media *m,
+			    const struct nvm_rq *rqd, u32 k, int *from, int *to)
+{
+	u32 page = 0;
+	int i;
+
+	*from = 0;
+	for (i = 1; i <= rqd->nr_ppas; i++) {
+		if (i < rqd->nr_ppas &&
+		    nvm_mem_page_of(m, nvm_mem_rq_ppa(rqd, i)) ==
+		    nvm_mem_page_of(m, nvm_mem_rq_ppa(rqd, i - 1)))
+			continue;
+		if (page == k) {
+			*to = i;
+			return k;
+		}
+		page++;
+		*from = i;
+	}
+	return page;
+}
+
+/**
+ * nvm_mem_media_cut() - what a power cut does to a command in flight
+ * @m: the media
+ * @rqd: a request that had reached the device (see nvm_mem_media_exec())
+ * @r: a number that chooses the outcome (nvm_mem_media_run() draws it
+ *	from the seeded sequence)
+ * @fault: fault injection callback for what is applied, or %NULL
+ * @fault_priv: its argument
+ * @gfp: allocation flags for programmed sectors
+ *
+ * The outcome of a program is @r % 3: %NVM_MEM_CUT_DROPPED (nothing
+ * happens), %NVM_MEM_CUT_APPLIED (executed as if the power had stayed), or
+ * %NVM_MEM_CUT_TORN: of the command's pages (runs of its addresses in one
+ * (LUN, block, plane, page), in command order) number (@r >> 32) % pages
+ * is torn, the pages before it are programmed and those after it are not.
+ * A torn sector counts as programmed for the write pointer and reads back
+ * as %NVM_RSP_ERR_FAILECC until its block is erased. An erase is dropped
+ * or applied (@r % 2); a read has no effect (%NVM_MEM_CUT_NONE). The
+ * outcome is counted in the stats, and the request completes as with
+ * nvm_mem_media_gone(): the host never learns what happened.
+ *
+ * Context: any; may sleep only if @gfp allows it.
+ * Return: the outcome.
+ */
+enum nvm_mem_cut nvm_mem_media_cut(struct nvm_mem_media *m, struct nvm_rq *rqd,
+				   u64 r, nvm_mem_fault_fn *fault,
+				   void *fault_priv, gfp_t gfp)
+{
+	enum nvm_mem_cut cut = NVM_MEM_CUT_NONE;
+	int from, to;
+	u32 pages;
+
+	switch (rqd->opcode) {
+	case NVM_OP_PWRITE:
+		cut = r % 3;
+		if (cut == NVM_MEM_CUT_APPLIED) {
+			nvm_mem_exec_write(m, rqd, fault, fault_priv, gfp,
+					   rqd->nr_ppas, rqd->nr_ppas);
+		} else if (cut == NVM_MEM_CUT_TORN) {
+			pages = nvm_mem_cmd_page(m, rqd, U32_MAX, &from, &to);
+			nvm_mem_cmd_page(m, rqd, (u32)(r >> 32) % pages, &from,
+					 &to);
+			nvm_mem_exec_write(m, rqd, fault, fault_priv, gfp, from,
+					   to);
+		}
+		break;
+	case NVM_OP_ERASE:
+		cut = r % 2;
+		if (cut == NVM_MEM_CUT_APPLIED)
+			nvm_mem_exec_erase(m, rqd, fault, fault_priv);
+		break;
+	default:
+		break;
+	}
+	switch (cut) {
+	case NVM_MEM_CUT_DROPPED:
+		atomic64_inc(&m->stats.cut_dropped);
+		break;
+	case NVM_MEM_CUT_APPLIED:
+		atomic64_inc(&m->stats.cut_applied);
+		break;
+	case NVM_MEM_CUT_TORN:
+		atomic64_inc(&m->stats.cut_torn);
+		break;
+	default:
+		break;
+	}
+	nvm_mem_media_gone(rqd);
+	return cut;
+}
+
+/**
+ * nvm_mem_media_run() - execute a command at a command boundary
+ * @m: the media
+ * @rqd: a request that passed the driver's checks
+ * @queued: it reached the device before now (it was accepted into the
+ *	device's queue while the power was on); %false for a command that
+ *	arrives now
+ * @fault: fault injection callback, or %NULL
+ * @fault_priv: its argument
+ * @gfp: allocation flags for programmed sectors
+ *
+ * A power cut takes effect between commands. While the power is on the
+ * command runs (nvm_mem_media_exec()) and reports its status; if the power
+ * went while it ran, it was applied in full, but completes as with
+ * nvm_mem_media_gone() (counted as applied by the cut, unless a read).
+ * Once the power is gone, a command that was @queued before the cut is in
+ * flight: nvm_mem_media_cut() decides its fate with the next number of the
+ * seeded sequence; any other command completes as gone without touching
+ * the media.
+ *
+ * Context: any; may sleep only if @gfp allows it.
+ * Return: %NVM_MEM_CUT_NONE if the command ran with the power on
+ * (reporting its own status) or was not in flight, else the outcome.
+ */
+enum nvm_mem_cut nvm_mem_media_run(struct nvm_mem_media *m,
+				   struct nvm_rq *rqd, bool queued,
+				   nvm_mem_fault_fn *fault, void *fault_priv,
+				   gfp_t gfp)
+{
+	if (atomic_read(&m->unplugged)) {
+		if (queued)
+			return nvm_mem_media_cut(m, rqd, nvm_mem_cut_draw(m),
+						 fault, fault_priv, gfp);
+		nvm_mem_media_gone(rqd);
+		return NVM_MEM_CUT_NONE;
+	}
+	nvm_mem_media_exec(m, rqd, fault, fault_priv, gfp);
+	if (!atomic_read(&m->unplugged))
+		return NVM_MEM_CUT_NONE;
+	/* the power went while it ran */
+	nvm_mem_media_gone(rqd);
+	if (rqd->opcode == NVM_OP_PREAD)
+		return NVM_MEM_CUT_NONE;
+	atomic64_inc(&m->stats.cut_applied);
+	return NVM_MEM_CUT_APPLIED;
 }

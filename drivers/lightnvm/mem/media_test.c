@@ -4,7 +4,9 @@
  * geometry validation, the identity and address format the core sees,
  * program order and program-once, empty reads, erase giving memory back,
  * OOB round trips, bad blocks, out-of-range addresses, injected faults,
- * the unplugged state, per-request status and the counters.
+ * the unplugged state, power cuts (dropped, applied and torn commands, the
+ * seeded choice, torn sectors until erase), per-request status and the
+ * counters.
  */
 
 #include <kunit/test.h>
@@ -27,6 +29,7 @@ struct t_ctx {
 	u8			meta[T_MAX * NVM_MEM_MAX_OOB];
 	int			fault_every;	/* fail every n-th call, 0: never */
 	int			fault_calls;
+	bool			unplug_in_fault; /* cut the power at a call */
 };
 
 static int t_init(struct kunit *test)
@@ -153,11 +156,25 @@ static bool t_fault(void *priv, enum nvm_mem_fault op)
 {
 	struct t_ctx *c = priv;
 
+	if (c->unplug_in_fault)
+		atomic_set(&c->m->unplugged, 1);
 	return c->fault_every && ++c->fault_calls % c->fault_every == 0;
 }
 
-/* Run a command on @n addresses in c->ppas with a fresh bio. */
-static int t_io(struct kunit *test, u8 opcode, int n, u32 seed, bool meta)
+/* How t_run() executes a command. */
+enum t_how {
+	T_EXEC,		/* nvm_mem_media_exec() */
+	T_RUN,		/* nvm_mem_media_run(), arriving now */
+	T_RUN_QUEUED,	/* nvm_mem_media_run(), queued before */
+	T_CUT,		/* nvm_mem_media_cut() with c->cut_r */
+};
+
+static u64 t_cut_r;
+static enum nvm_mem_cut t_cut_ret;
+
+/* Run a command on @n addresses in c->ppas with a fresh bio, as @how says. */
+static int t_run(struct kunit *test, enum t_how how, u8 opcode, int n,
+		 u32 seed, bool meta)
 {
 	struct t_ctx *c = test->priv;
 	struct nvm_rq *rqd = &c->rqd;
@@ -191,8 +208,27 @@ static int t_io(struct kunit *test, u8 opcode, int n, u32 seed, bool meta)
 	}
 	if (meta)
 		rqd->meta_list = c->meta;
-	nvm_mem_media_exec(c->m, rqd, t_fault, c, GFP_KERNEL);
+	switch (how) {
+	case T_EXEC:
+		nvm_mem_media_exec(c->m, rqd, t_fault, c, GFP_KERNEL);
+		t_cut_ret = NVM_MEM_CUT_NONE;
+		break;
+	case T_RUN:
+	case T_RUN_QUEUED:
+		t_cut_ret = nvm_mem_media_run(c->m, rqd, how == T_RUN_QUEUED,
+					      t_fault, c, GFP_KERNEL);
+		break;
+	case T_CUT:
+		t_cut_ret = nvm_mem_media_cut(c->m, rqd, t_cut_r, t_fault, c,
+					      GFP_KERNEL);
+		break;
+	}
 	return rqd->error;
+}
+
+static int t_io(struct kunit *test, u8 opcode, int n, u32 seed, bool meta)
+{
+	return t_run(test, T_EXEC, opcode, n, seed, meta);
 }
 
 static int t_io1(struct kunit *test, u8 opcode, u64 ppa, u32 seed)
@@ -742,29 +778,327 @@ static void t_faults(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&m->nr_sects), 0);
 }
 
+static int t_run1(struct kunit *test, enum t_how how, u8 opcode, u64 ppa,
+		  u32 seed)
+{
+	struct t_ctx *c = test->priv;
+
+	c->ppas[0].ppa = ppa;
+	return t_run(test, how, opcode, 1, seed, true);
+}
+
+/* Arriving at an unplugged device: the "gone" status, the media untouched. */
 static void t_unplugged(struct kunit *test)
 {
 	struct nvm_mem_media *m = t_media(test, &t_small);
+	struct t_ctx *c = test->priv;
 	u64 p0 = t_ppa(m, 0, 0, 0, 0, 0, 0);
+	u64 p1 = t_ppa(m, 0, 0, 0, 0, 0, 1);
 	u8 blks[8];
 
-	KUNIT_EXPECT_EQ(test, t_io1(test, NVM_OP_PWRITE, p0, 1), 0);
+	KUNIT_EXPECT_EQ(test, t_run1(test, T_RUN, NVM_OP_PWRITE, p0, 1), 0);
+	KUNIT_EXPECT_EQ(test, t_cut_ret, NVM_MEM_CUT_NONE);
 	atomic_set(&m->unplugged, 1);
-	KUNIT_EXPECT_EQ(test, t_io1(test, NVM_OP_PWRITE, t_ppa(m, 0, 0, 0, 0, 0, 1), 1),
-			NVM_RSP_ERR_FAILWRITE);
-	KUNIT_EXPECT_EQ(test, t_io1(test, NVM_OP_PREAD, p0, 0), NVM_RSP_ERR_FAILECC);
-	KUNIT_EXPECT_EQ(test, t_io1(test, NVM_OP_ERASE, p0, 0), NVM_RSP_ERR_FAILERASE);
-	KUNIT_EXPECT_EQ(test, nvm_mem_media_get_bbt(m, p0, blks), -EIO);
-	KUNIT_EXPECT_EQ(test, t_set_bbt(m, p0, NVM_BLK_T_GRWN_BAD),
-			-EIO);
+	KUNIT_EXPECT_EQ(test, t_run1(test, T_RUN, NVM_OP_PWRITE, p1, 1),
+			NVM_MEM_RSP_GONE);
+	KUNIT_EXPECT_EQ(test, c->rqd.ppa_status, 1ULL);
+	KUNIT_EXPECT_EQ(test, t_run1(test, T_RUN, NVM_OP_PREAD, p0, 0),
+			NVM_MEM_RSP_GONE);
+	KUNIT_EXPECT_EQ(test, t_run1(test, T_RUN, NVM_OP_ERASE, p0, 0),
+			NVM_MEM_RSP_GONE);
+	/* the gone status is none of the media's */
+	KUNIT_EXPECT_NE(test, NVM_MEM_RSP_GONE, NVM_RSP_ERR_FAILWRITE);
+	KUNIT_EXPECT_NE(test, NVM_MEM_RSP_GONE, NVM_RSP_ERR_FAILECC);
+	KUNIT_EXPECT_NE(test, NVM_MEM_RSP_GONE, NVM_RSP_ERR_FAILERASE);
+	/* a multi-address command: every bit */
+	c->ppas[0].ppa = p1;
+	c->ppas[1].ppa = t_ppa(m, 0, 0, 0, 0, 1, 0);
+	c->ppas[2].ppa = t_ppa(m, 0, 0, 0, 0, 1, 1);
+	KUNIT_EXPECT_EQ(test, t_run(test, T_RUN, NVM_OP_PWRITE, 3, 1, true),
+			NVM_MEM_RSP_GONE);
+	KUNIT_EXPECT_EQ(test, c->rqd.ppa_status, 0x7ULL);
+	KUNIT_EXPECT_EQ(test, nvm_mem_media_get_bbt(m, p0, blks), -ENODEV);
+	KUNIT_EXPECT_EQ(test, t_set_bbt(m, p0, NVM_BLK_T_GRWN_BAD), -ENODEV);
+	/* nothing was in flight: no cut outcome counted */
+	KUNIT_EXPECT_EQ(test, atomic64_read(&m->stats.cut_applied) +
+			atomic64_read(&m->stats.cut_dropped) +
+			atomic64_read(&m->stats.cut_torn), 0);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&m->stats.write_errors), 0);
+
 	/* plugged in again, the media is as it was */
 	atomic_set(&m->unplugged, 0);
-	KUNIT_EXPECT_EQ(test, t_io1(test, NVM_OP_PREAD, p0, 0), 0);
+	KUNIT_EXPECT_EQ(test, t_run1(test, T_RUN, NVM_OP_PREAD, p0, 0), 0);
 	KUNIT_EXPECT_TRUE(test, t_data_is(test->priv, 0, 1));
-	KUNIT_EXPECT_EQ(test, t_io1(test, NVM_OP_PWRITE, t_ppa(m, 0, 0, 0, 0, 0, 1), 1),
-			0);
+	KUNIT_EXPECT_EQ(test, t_run1(test, T_RUN, NVM_OP_PWRITE, p1, 1), 0);
 	KUNIT_EXPECT_EQ(test, nvm_mem_media_get_bbt(m, p0, blks), 0);
 	KUNIT_EXPECT_EQ(test, blks[0], NVM_BLK_T_FREE);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&m->nr_sects), 2);
+}
+
+/* A number that makes nvm_mem_media_cut() tear a program's page @page. */
+static u64 t_torn_r(u32 page)
+{
+	u64 r = (u64)page << 32;
+
+	return r + (NVM_MEM_CUT_TORN + 3 - r % 3) % 3;
+}
+
+/* Program the whole block (LUN 0, @blk) of t_small, as a cut decides. */
+static int t_cut_block(struct kunit *test, u32 blk, u64 r, u32 seed)
+{
+	int n = t_block(test, 0, blk);
+
+	t_cut_r = r;
+	return t_run(test, T_CUT, NVM_OP_PWRITE, n, seed, true);
+}
+
+/* Read the whole block back; returns the command's error. */
+static int t_read_block(struct kunit *test, u32 blk)
+{
+	return t_run(test, T_EXEC, NVM_OP_PREAD, t_block(test, 0, blk), 0,
+		     true);
+}
+
+/* A program in flight at a cut: dropped, applied or torn, by r % 3. */
+static void t_cut_program(struct kunit *test)
+{
+	struct nvm_mem_media *m = t_media(test, &t_small);
+	struct t_ctx *c = test->priv;
+	int i;
+
+	atomic_set(&m->unplugged, 1);
+	KUNIT_EXPECT_EQ(test, t_cut_block(test, 0, 0, 3), NVM_MEM_RSP_GONE);
+	KUNIT_EXPECT_EQ(test, t_cut_ret, NVM_MEM_CUT_DROPPED);
+	KUNIT_EXPECT_EQ(test, c->rqd.ppa_status, GENMASK_ULL(15, 0));
+	KUNIT_EXPECT_EQ(test, t_cut_block(test, 1, 1, 4), NVM_MEM_RSP_GONE);
+	KUNIT_EXPECT_EQ(test, t_cut_ret, NVM_MEM_CUT_APPLIED);
+	KUNIT_EXPECT_EQ(test, c->rqd.ppa_status, GENMASK_ULL(15, 0));
+	/* 8 pages of 2 sectors (page, plane order): page 3 is pg 1, pl 1 */
+	KUNIT_EXPECT_EQ(test, t_cut_block(test, 2, t_torn_r(3), 5),
+			NVM_MEM_RSP_GONE);
+	KUNIT_EXPECT_EQ(test, t_cut_ret, NVM_MEM_CUT_TORN);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&m->stats.cut_dropped), 1);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&m->stats.cut_applied), 1);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&m->stats.cut_torn), 1);
+	/* 16 applied + 6 before the torn page; torn sectors hold no memory */
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&m->nr_sects), 22);
+
+	/* after the power comes back */
+	atomic_set(&m->unplugged, 0);
+	KUNIT_EXPECT_EQ(test, t_read_block(test, 0), NVM_RSP_ERR_EMPTYPAGE);
+	KUNIT_EXPECT_EQ(test, c->rqd.ppa_status, GENMASK_ULL(15, 0));
+	KUNIT_EXPECT_EQ(test, t_read_block(test, 1), NVM_RSP_SUCCESS);
+	for (i = 0; i < 16; i++)
+		KUNIT_EXPECT_TRUE(test, t_data_is(c, i, 4));
+	/* torn sectors read as ECC errors and win over the empty ones */
+	KUNIT_EXPECT_EQ(test, t_read_block(test, 2), NVM_RSP_ERR_FAILECC);
+	KUNIT_EXPECT_EQ(test, c->rqd.ppa_status, GENMASK_ULL(15, 6));
+	for (i = 0; i < 6; i++)
+		KUNIT_EXPECT_TRUE(test, t_data_is(c, i, 5));
+	for (i = 6; i < 16; i++)
+		KUNIT_EXPECT_TRUE(test, t_data_is_zero(c, i));
+	KUNIT_EXPECT_NULL(test, memchr_inv(c->meta + 6 * 16, 0xff, 2 * 16));
+	c->ppas[0].ppa = t_ppa(m, 0, 0, 2, 1, 1, 0);
+	c->ppas[1].ppa = t_ppa(m, 0, 0, 2, 1, 1, 1);
+	KUNIT_EXPECT_EQ(test, t_io(test, NVM_OP_PREAD, 2, 0, true),
+			NVM_RSP_ERR_FAILECC);
+	KUNIT_EXPECT_EQ(test, c->rqd.ppa_status, 0x3ULL);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&m->stats.read_errors), 2 + 2);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&m->stats.empty_reads), 16 + 8);
+}
+
+/* Torn sectors count as programmed, stay until erase, then go. */
+static void t_cut_torn_rules(struct kunit *test)
+{
+	struct nvm_mem_media *m = t_media(test, &t_small);
+	struct t_ctx *c = test->priv;
+	int i;
+
+	atomic_set(&m->unplugged, 1);
+	t_cut_block(test, 2, t_torn_r(3), 5);
+	/* a power cycle does not change the media */
+	atomic_set(&m->unplugged, 0);
+	atomic_set(&m->unplugged, 1);
+	atomic_set(&m->unplugged, 0);
+
+	/* the torn page (pg 1, pl 1) cannot be programmed again ... */
+	KUNIT_EXPECT_EQ(test, t_io1(test, NVM_OP_PWRITE, t_ppa(m, 0, 0, 2, 1, 1, 0), 7),
+			NVM_RSP_ERR_FAILWRITE);
+	KUNIT_EXPECT_EQ(test, t_io1(test, NVM_OP_PWRITE, t_ppa(m, 0, 0, 2, 1, 1, 1), 7),
+			NVM_RSP_ERR_FAILWRITE);
+	/* ... the next page of its plane can; plane 0 continues at pg 2 */
+	KUNIT_EXPECT_EQ(test, t_io1(test, NVM_OP_PWRITE, t_ppa(m, 0, 0, 2, 1, 2, 0), 7),
+			NVM_RSP_SUCCESS);
+	KUNIT_EXPECT_EQ(test, t_io1(test, NVM_OP_PWRITE, t_ppa(m, 0, 0, 2, 0, 2, 0), 7),
+			NVM_RSP_SUCCESS);
+	KUNIT_EXPECT_EQ(test, t_io1(test, NVM_OP_PREAD, t_ppa(m, 0, 0, 2, 1, 1, 1), 0),
+			NVM_RSP_ERR_FAILECC);
+
+	/* erase forgets them; the block is programmable from sector 0 */
+	KUNIT_EXPECT_EQ(test, t_io1(test, NVM_OP_ERASE, t_ppa(m, 0, 0, 2, 0, 0, 0), 0),
+			NVM_RSP_SUCCESS);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&m->nr_sects), 0);
+	KUNIT_EXPECT_EQ(test, t_read_block(test, 2), NVM_RSP_ERR_EMPTYPAGE);
+	KUNIT_EXPECT_EQ(test, c->rqd.ppa_status, GENMASK_ULL(15, 0));
+	KUNIT_EXPECT_EQ(test, t_run(test, T_EXEC, NVM_OP_PWRITE,
+				    t_block(test, 0, 2), 8, true), 0);
+	KUNIT_EXPECT_EQ(test, t_read_block(test, 2), NVM_RSP_SUCCESS);
+	for (i = 0; i < 16; i++)
+		KUNIT_EXPECT_TRUE(test, t_data_is(c, i, 8));
+
+	/* torn again, then the media freed with torn sectors in it */
+	atomic_set(&m->unplugged, 1);
+	t_cut_block(test, 3, t_torn_r(5), 9);
+	KUNIT_EXPECT_EQ(test, t_cut_ret, NVM_MEM_CUT_TORN);
+}
+
+/* Which page tears: (r >> 32) modulo the pages of the command. */
+static void t_cut_torn_page(struct kunit *test)
+{
+	struct nvm_mem_cfg cfg = t_small;
+	struct nvm_mem_media *m = t_media(test, &t_small);
+	struct t_ctx *c = test->priv;
+
+	atomic_set(&m->unplugged, 1);
+	/* the first page: nothing programmed */
+	t_cut_block(test, 0, t_torn_r(0), 1);
+	/* the last page: 14 programmed */
+	t_cut_block(test, 1, t_torn_r(7), 1);
+	/* 9 % 8: the second page */
+	t_cut_block(test, 2, t_torn_r(9), 1);
+	atomic_set(&m->unplugged, 0);
+	KUNIT_EXPECT_EQ(test, t_read_block(test, 0), NVM_RSP_ERR_FAILECC);
+	KUNIT_EXPECT_EQ(test, c->rqd.ppa_status, GENMASK_ULL(15, 0));
+	KUNIT_EXPECT_EQ(test, t_read_block(test, 1), NVM_RSP_ERR_FAILECC);
+	KUNIT_EXPECT_EQ(test, c->rqd.ppa_status, GENMASK_ULL(15, 14));
+	KUNIT_EXPECT_EQ(test, t_read_block(test, 2), NVM_RSP_ERR_FAILECC);
+	KUNIT_EXPECT_EQ(test, c->rqd.ppa_status, GENMASK_ULL(15, 2));
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&m->nr_sects), 14 + 2);
+
+	/* one sector per page, one plane: each address is a page */
+	cfg.num_pln = 1;
+	cfg.sec_per_pg = 1;
+	m = t_media(test, &cfg);
+	atomic_set(&m->unplugged, 1);
+	c->ppas[0].ppa = t_ppa(m, 0, 0, 0, 0, 0, 0);
+	c->ppas[1].ppa = t_ppa(m, 0, 0, 0, 0, 1, 0);
+	c->ppas[2].ppa = t_ppa(m, 0, 0, 0, 0, 2, 0);
+	t_cut_r = t_torn_r(1);
+	t_run(test, T_CUT, NVM_OP_PWRITE, 3, 6, true);
+	atomic_set(&m->unplugged, 0);
+	KUNIT_EXPECT_EQ(test, t_io(test, NVM_OP_PREAD, 3, 0, true),
+			NVM_RSP_ERR_FAILECC);
+	KUNIT_EXPECT_EQ(test, c->rqd.ppa_status, 0x6ULL);
+	KUNIT_EXPECT_TRUE(test, t_data_is(c, 0, 6));
+	/* the write pointer is past the torn sector, not past the empty one */
+	c->ppas[0].ppa = t_ppa(m, 0, 0, 0, 0, 2, 0);
+	KUNIT_EXPECT_EQ(test, t_io(test, NVM_OP_PWRITE, 1, 7, true), 0);
+}
+
+/* Erases are dropped or applied; reads are not affected; both "gone". */
+static void t_cut_erase_read(struct kunit *test)
+{
+	struct nvm_mem_media *m = t_media(test, &t_small);
+	struct t_ctx *c = test->priv;
+	u64 p = t_ppa(m, 0, 1, 1, 0, 0, 0);
+
+	KUNIT_EXPECT_EQ(test, t_io1(test, NVM_OP_PWRITE, p, 3), 0);
+	atomic_set(&m->unplugged, 1);
+	t_cut_r = 2;	/* even: dropped */
+	KUNIT_EXPECT_EQ(test, t_run1(test, T_CUT, NVM_OP_ERASE, p, 0),
+			NVM_MEM_RSP_GONE);
+	KUNIT_EXPECT_EQ(test, t_cut_ret, NVM_MEM_CUT_DROPPED);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&m->nr_sects), 1);
+	t_cut_r = 1;
+	KUNIT_EXPECT_EQ(test, t_run1(test, T_CUT, NVM_OP_PREAD, p, 0),
+			NVM_MEM_RSP_GONE);
+	KUNIT_EXPECT_EQ(test, t_cut_ret, NVM_MEM_CUT_NONE);
+	/* no data reaches the host: the buffer is as t_run() left it */
+	KUNIT_EXPECT_NULL(test, memchr_inv(page_address(c->pages[0]), 0xaa,
+					   NVM_MEM_SEC_SIZE));
+	KUNIT_EXPECT_EQ(test, t_run1(test, T_CUT, NVM_OP_ERASE, p, 0),
+			NVM_MEM_RSP_GONE);
+	KUNIT_EXPECT_EQ(test, t_cut_ret, NVM_MEM_CUT_APPLIED);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&m->nr_sects), 0);
+	KUNIT_EXPECT_EQ(test, m->erase_count[1 * m->cfg.num_blk + 1], 1);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&m->stats.cut_dropped), 1);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&m->stats.cut_applied), 1);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&m->stats.cut_torn), 0);
+}
+
+/* Queued commands draw their fate from the seeded sequence, in order. */
+static void t_cut_seed(struct kunit *test)
+{
+	struct nvm_mem_media *m;
+	struct t_ctx *c = test->priv;
+	enum nvm_mem_cut got[2][12];
+	u64 state, r;
+	int pass, i, outcomes[3] = { 0 };
+
+	for (pass = 0; pass < 2; pass++) {
+		m = t_media(test, &t_small);
+		nvm_mem_media_cut_seed(m, 42);
+		atomic_set(&m->unplugged, 1);
+		for (i = 0; i < 12; i++) {
+			c->ppas[0].ppa = t_ppa(m, 0, i % 2, i / 2 % 4, 0, 0, 0);
+			c->ppas[1].ppa = t_ppa(m, 0, i % 2, i / 2 % 4, 0, 0, 1);
+			t_run(test, T_RUN_QUEUED, NVM_OP_PWRITE, 2, i, true);
+			KUNIT_EXPECT_EQ(test, c->rqd.error, NVM_MEM_RSP_GONE);
+			got[pass][i] = t_cut_ret;
+		}
+	}
+	/* the same seed, the same outcomes: those of splitmix64(42) */
+	state = 42;
+	for (i = 0; i < 12; i++) {
+		r = nvm_mem_rand(&state);
+		KUNIT_EXPECT_EQ(test, got[0][i], got[1][i]);
+		KUNIT_EXPECT_EQ(test, (u64)got[0][i], r % 3);
+		outcomes[got[0][i]]++;
+	}
+	KUNIT_EXPECT_EQ(test, atomic64_read(&m->stats.cut_dropped), outcomes[0]);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&m->stats.cut_applied), outcomes[1]);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&m->stats.cut_torn), outcomes[2]);
+
+	/* reseeding restarts the sequence */
+	nvm_mem_media_cut_seed(m, 42);
+	state = 42;
+	c->ppas[0].ppa = t_ppa(m, 0, 0, 3, 1, 3, 0);
+	t_run(test, T_RUN_QUEUED, NVM_OP_PWRITE, 1, 0, true);
+	KUNIT_EXPECT_EQ(test, (u64)t_cut_ret, nvm_mem_rand(&state) % 3);
+
+	/* arriving after the cut: gone, nothing drawn, nothing counted */
+	t_run(test, T_RUN, NVM_OP_PWRITE, 1, 0, true);
+	KUNIT_EXPECT_EQ(test, t_cut_ret, NVM_MEM_CUT_NONE);
+	KUNIT_EXPECT_EQ(test, c->rqd.error, NVM_MEM_RSP_GONE);
+	t_run(test, T_RUN_QUEUED, NVM_OP_ERASE, 1, 0, false);
+	KUNIT_EXPECT_EQ(test, (u64)t_cut_ret, nvm_mem_rand(&state) % 2);
+}
+
+/* The power goes while a command runs: applied in full, reported gone. */
+static void t_cut_while_running(struct kunit *test)
+{
+	struct nvm_mem_media *m = t_media(test, &t_small);
+	struct t_ctx *c = test->priv;
+	int n = t_block(test, 1, 0), i;
+
+	c->unplug_in_fault = true;
+	KUNIT_EXPECT_EQ(test, t_run(test, T_RUN, NVM_OP_PWRITE, n, 2, true),
+			NVM_MEM_RSP_GONE);
+	KUNIT_EXPECT_EQ(test, t_cut_ret, NVM_MEM_CUT_APPLIED);
+	KUNIT_EXPECT_EQ(test, c->rqd.ppa_status, GENMASK_ULL(n - 1, 0));
+	KUNIT_EXPECT_EQ(test, atomic64_read(&m->stats.cut_applied), 1);
+	c->unplug_in_fault = false;
+	atomic_set(&m->unplugged, 0);
+	n = t_block(test, 1, 0);
+	KUNIT_EXPECT_EQ(test, t_io(test, NVM_OP_PREAD, n, 0, true), 0);
+	for (i = 0; i < n; i++)
+		KUNIT_EXPECT_TRUE(test, t_data_is(c, i, 2));
+	/* a read that the cut overtakes is not counted */
+	c->unplug_in_fault = true;
+	KUNIT_EXPECT_EQ(test, t_run(test, T_RUN, NVM_OP_PREAD, n, 0, true),
+			NVM_MEM_RSP_GONE);
+	KUNIT_EXPECT_EQ(test, t_cut_ret, NVM_MEM_CUT_NONE);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&m->stats.cut_applied), 1);
 }
 
 /* Worst status wins; ppa_status marks every failed address. */
@@ -879,6 +1213,12 @@ static struct kunit_case nvm_mem_media_cases[] = {
 	KUNIT_CASE(t_bad_blocks),
 	KUNIT_CASE(t_faults),
 	KUNIT_CASE(t_unplugged),
+	KUNIT_CASE(t_cut_program),
+	KUNIT_CASE(t_cut_torn_rules),
+	KUNIT_CASE(t_cut_torn_page),
+	KUNIT_CASE(t_cut_erase_read),
+	KUNIT_CASE(t_cut_seed),
+	KUNIT_CASE(t_cut_while_running),
 	KUNIT_CASE(t_status),
 	KUNIT_CASE(t_stats),
 	KUNIT_CASE(t_bio_chunks),

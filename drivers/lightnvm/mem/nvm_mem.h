@@ -20,7 +20,9 @@
 #include <linux/list.h>
 #include <linux/mempool.h>
 #include <linux/mutex.h>
+#include <linux/nvme.h>
 #include <linux/spinlock.h>
+#include <linux/wait.h>
 #include <linux/xarray.h>
 
 #define NVM_MEM_SEC_SIZE	4096
@@ -35,6 +37,17 @@
 /* Bound on per-block state kept for all blocks up front (LUNs*blks*planes). */
 #define NVM_MEM_MAX_BLK_PLANES	BIT(22)
 #define NVM_MEM_MAX_PHYS_SECT	64
+
+/*
+ * Completion status of a command the device never answered because its
+ * power was cut (unplugged): the status the NVMe driver gives commands
+ * that did not reach or come back from the device, not a media status.
+ * ppa_status has every bit set.
+ */
+#define NVM_MEM_RSP_GONE	NVME_SC_HOST_PATH_ERROR
+
+/* Default seed of the choice of what a power cut does to commands. */
+#define NVM_MEM_DEFAULT_CUT_SEED	1
 
 /* Defaults of the module parameters (and of new configfs instances). */
 #define NVM_MEM_DEFAULT_CFG {		\
@@ -99,6 +112,24 @@ struct nvm_mem_stats {
 	atomic64_t	write_errors;
 	atomic64_t	erase_errors;
 	atomic64_t	empty_reads;
+	atomic64_t	cut_applied;
+	atomic64_t	cut_dropped;
+	atomic64_t	cut_torn;
+};
+
+/**
+ * enum nvm_mem_cut - what a power cut did to a command in flight
+ * @NVM_MEM_CUT_DROPPED: nothing of it reached the media
+ * @NVM_MEM_CUT_APPLIED: executed in full
+ * @NVM_MEM_CUT_TORN: a program: one page torn, those before it
+ *	programmed, those after it not
+ * @NVM_MEM_CUT_NONE: not in flight at a cut, or a read
+ */
+enum nvm_mem_cut {
+	NVM_MEM_CUT_DROPPED	= 0,
+	NVM_MEM_CUT_APPLIED	= 1,
+	NVM_MEM_CUT_TORN	= 2,
+	NVM_MEM_CUT_NONE	= 3,
 };
 
 /*
@@ -120,7 +151,8 @@ struct nvm_mem_addr {
  * @nr_luns: LUNs in the device
  * @sec_per_plblk: sectors in one plane of a block (num_pg * sec_per_pg)
  * @sects: per LUN, the programmed sectors by index in the LUN
- *	((blk * num_pln + pl) * sec_per_plblk + pg * sec_per_pg + sec).
+ *	((blk * num_pln + pl) * sec_per_plblk + pg * sec_per_pg + sec): a
+ *	struct nvm_mem_sect, or a value entry for a sector torn by a cut.
  *	The xarray's own lock (xa_lock_irqsave(), as the device may be
  *	driven from any context) is the LUN lock: it also protects the
  *	LUN's entries of @wp, @bbt and @erase_count. No other lock nests
@@ -130,8 +162,11 @@ struct nvm_mem_addr {
  * @bbt: per (LUN, block, plane): %NVM_BLK_T_* state
  * @erase_count: per (LUN, block): successful erases
  * @nr_sects: sectors currently stored (each costs a page)
- * @unplugged: set by "pull the plug": every command fails without
- *	touching the media until the next power-on
+ * @unplugged: set by "pull the plug" (a power cut), cleared at power-on:
+ *	see nvm_mem_media_run()
+ * @cut_lock: protects @cut_rand
+ * @cut_rand: state of the seeded sequence that decides what a cut does to
+ *	the commands in flight
  * @stats: counters
  */
 struct nvm_mem_media {
@@ -145,6 +180,8 @@ struct nvm_mem_media {
 	u32			*erase_count;
 	atomic_long_t		nr_sects;
 	atomic_t		unplugged;
+	spinlock_t		cut_lock;	/* protects cut_rand */
+	u64			cut_rand;
 	struct nvm_mem_stats	stats;
 };
 
@@ -187,6 +224,16 @@ int nvm_mem_media_set_bbt(struct nvm_mem_media *m, const struct ppa_addr *ppas,
 			  int nr_ppas, int type);
 void nvm_mem_media_exec(struct nvm_mem_media *m, struct nvm_rq *rqd,
 			nvm_mem_fault_fn *fault, void *fault_priv, gfp_t gfp);
+u64 nvm_mem_rand(u64 *state);
+void nvm_mem_media_gone(struct nvm_rq *rqd);
+void nvm_mem_media_cut_seed(struct nvm_mem_media *m, u64 seed);
+enum nvm_mem_cut nvm_mem_media_cut(struct nvm_mem_media *m, struct nvm_rq *rqd,
+				   u64 r, nvm_mem_fault_fn *fault,
+				   void *fault_priv, gfp_t gfp);
+enum nvm_mem_cut nvm_mem_media_run(struct nvm_mem_media *m,
+				   struct nvm_rq *rqd, bool queued,
+				   nvm_mem_fault_fn *fault, void *fault_priv,
+				   gfp_t gfp);
 void nvm_mem_bio_copy(struct bio *bio, struct bvec_iter *iter, void *buf,
 		      unsigned int len, bool to_bio);
 
@@ -194,14 +241,16 @@ void nvm_mem_bio_copy(struct bio *bio, struct bvec_iter *iter, void *buf,
  * struct nvm_mem_dev - one instance (module parameter or configfs)
  * @list: on the global list of instances, under nvm_mem_lock
  * @name: name it registers under with the core
- * @lock: protects @cfg, @completion_mode, @media (the pointer), @ndev,
- *	@wq, @cmd_pool and @power. Never held together with nvm_mem_lock;
- *	taken before the core's locks (it is held across nvm_register() and
- *	nvm_unregister()). Never taken on the I/O path or in the device
- *	operations, which rely on these fields not changing while the device
- *	is registered.
+ * @lock: protects @cfg, @completion_mode, @cut_seed, @media (the
+ *	pointer), @ndev, @wq, @cmd_pool and @power. Never held together
+ *	with nvm_mem_lock; taken before the core's locks (it is held across
+ *	nvm_register() and nvm_unregister()). Never taken on the I/O path or
+ *	in the device operations, which rely on these fields (but @cut_seed)
+ *	not changing while the device is registered.
  * @cfg: geometry and media options; fixed once @media exists
  * @completion_mode: %NVM_MEM_COMPL_INLINE or %NVM_MEM_COMPL_WQ
+ * @cut_seed: seed of what power cuts do to commands in flight; given to
+ *	the media when it is created and whenever it is set
  * @media: NAND state; created at the first power-on, kept across power
  *	cycles, freed with the instance
  * @ndev: the core's device while powered on
@@ -209,6 +258,9 @@ void nvm_mem_bio_copy(struct bio *bio, struct bvec_iter *iter, void *buf,
  * @cmd_pool: commands queued on @wq
  * @power: registered with the core
  * @configfs: created through configfs (else by module parameter)
+ * @stalled: test hook (debugfs test_io "stall"): the workqueue holds the
+ *	commands it has not started until cleared; cleared at power-off
+ * @stall_wq: where the workqueue waits while @stalled
  * @item: configfs item (configfs instances only)
  * @dbg: debugfs directory
  * @fail_read: fault injection for sector reads
@@ -222,12 +274,15 @@ struct nvm_mem_dev {
 	struct mutex		lock;	/* see above */
 	struct nvm_mem_cfg	cfg;
 	u32			completion_mode;
+	u64			cut_seed;
 	struct nvm_mem_media	*media;
 	struct nvm_dev		*ndev;
 	struct workqueue_struct	*wq;
 	mempool_t		*cmd_pool;
 	bool			power;
 	bool			configfs;
+	bool			stalled;
+	wait_queue_head_t	stall_wq;
 	struct config_item	item;
 	struct dentry		*dbg;
 #ifdef CONFIG_NVM_MEM_FAULT_INJECTION
@@ -247,6 +302,8 @@ void nvm_mem_dev_destroy(struct nvm_mem_dev *dev);
 int nvm_mem_power_on(struct nvm_mem_dev *dev);
 void nvm_mem_power_off(struct nvm_mem_dev *dev);
 int nvm_mem_pull_plug(struct nvm_mem_dev *dev);
+void nvm_mem_set_cut_seed(struct nvm_mem_dev *dev, u64 seed);
+void nvm_mem_stall(struct nvm_mem_dev *dev, bool stall);
 
 /* configfs.c */
 int nvm_mem_configfs_init(void);
