@@ -245,6 +245,17 @@ void rrpc_lun_set_full(struct rrpc_lun *rlun, bool full)
 		rrpc_wr_kick(&rrpc->luns[i]);
 }
 
+/* The open block of a stream takes no more programs (full, or failed). */
+static void rrpc_stream_close(struct rrpc_lun *rlun, struct rrpc_block *rblk,
+			      bool gc)
+{
+	if (gc)
+		rlun->gc_cur = NULL;
+	else
+		rlun->cur = NULL;
+	rrpc_blk_close(rlun, rblk);
+}
+
 /**
  * rrpc_program() - program a unit at the next page of an open block
  * @rlun: the LUN
@@ -330,11 +341,7 @@ int rrpc_program(struct rrpc_lun *rlun, struct rrpc_unit *u, bool gc)
 		pr_err_ratelimited("%s: program of block %u (LUN %d) failed (%d/0x%x)\n",
 				   rrpc->disk->disk_name, rblk->parent->id,
 				   rlun->parent->id, ret, rqd->error);
-		if (gc)
-			rlun->gc_cur = NULL;
-		else
-			rlun->cur = NULL;
-		rrpc_blk_close(rlun, rblk);
+		rrpc_stream_close(rlun, rblk, gc);
 		rrpc_set_dead(rrpc, "the device failed a program");
 		return -ENODEV;
 	}
@@ -343,14 +350,10 @@ int rrpc_program(struct rrpc_lun *rlun, struct rrpc_unit *u, bool gc)
 		pr_err_ratelimited("%s: program of block %u (LUN %d) failed (%d/0x%x), retiring it\n",
 				   rrpc->disk->disk_name, rblk->parent->id,
 				   rlun->parent->id, ret, rqd->error);
-		if (gc)
-			rlun->gc_cur = NULL;
-		else
-			rlun->cur = NULL;
 		rblk->bad = true;
 		/* the core marks the blocks of a reported program failure */
 		atomic64_inc(&rrpc->stats.grown_bad);
-		rrpc_blk_close(rlun, rblk);
+		rrpc_stream_close(rlun, rblk, gc);
 		rrpc_gc_kick(rlun);
 		return -EIO;
 	}
@@ -383,13 +386,8 @@ int rrpc_program(struct rrpc_lun *rlun, struct rrpc_unit *u, bool gc)
 	}
 	spin_unlock(&rrpc->map_lock);
 
-	if (rblk->next_off >= rrpc->spb) {
-		if (gc)
-			rlun->gc_cur = NULL;
-		else
-			rlun->cur = NULL;
-		rrpc_blk_close(rlun, rblk);
-	}
+	if (rblk->next_off >= rrpc->spb)
+		rrpc_stream_close(rlun, rblk, gc);
 	return 0;
 }
 

@@ -674,6 +674,31 @@ static u32 rrpc_report_foreign(struct rrpc *rrpc, struct rrpc_scan *scans)
 	return foreign;
 }
 
+/* Probe or scan; -EEXIST (logged) if another target's data is found. */
+static int rrpc_scan_owned(struct rrpc *rrpc, struct rrpc_scan *scans,
+			   int mode, u64 *pseq, u8 *probe)
+{
+	int ret = rrpc_scan_luns(rrpc, scans, mode, pseq, probe);
+
+	if (!ret && rrpc_report_foreign(rrpc, scans))
+		ret = -EEXIST;
+	return ret;
+}
+
+/*
+ * The over-provisioning of data already on the LUNs: a different one
+ * asked for explicitly is refused.
+ */
+static int rrpc_check_op(struct rrpc *rrpc, const struct nvm_tgt_conf *conf,
+			 u32 op)
+{
+	if (!conf->over_prov || conf->over_prov == op)
+		return 0;
+	pr_err("%s: over_prov %d%%: the target on these LUNs was created with %u%%; omit -o to keep its data, or use -f to start over\n",
+	       rrpc->disk->disk_name, conf->over_prov, op);
+	return -EINVAL;
+}
+
 /* ---------------------------------------------------------- recovery */
 
 /* The superblock found, or NULL; checked against this target. */
@@ -927,11 +952,10 @@ static int rrpc_ckpt_load(struct rrpc *rrpc, const struct rrpc_ckpt_hdr *h,
 		if (le32_to_cpu(h->ckpt_blks[b]) >= rrpc->nr_blocks ||
 		    probe[le32_to_cpu(h->ckpt_blks[b])] != RRPC_PROBE_CKPT)
 			return -EAGAIN;
-	if (conf->over_prov && conf->over_prov != le32_to_cpu(h->op)) {
-		pr_err("%s: over_prov %d%%: the target on these LUNs was created with %u%%; omit -o to keep its data, or use -f to start over\n",
-		       name, conf->over_prov, le32_to_cpu(h->op));
-		return -EINVAL;
-	}
+	ret = rrpc_check_op(rrpc, conf, le32_to_cpu(h->op));
+	if (ret)
+		return ret;
+	ret = -EAGAIN;		/* until the checkpoint proves intact */
 
 	buf = kvmalloc((size_t)payload * RRPC_SECTOR_SIZE, GFP_KERNEL);
 	if (!buf)
@@ -1254,13 +1278,9 @@ int rrpc_recover(struct rrpc *rrpc, const struct nvm_tgt_conf *conf,
 	}
 
 	/* the first page of every block: ownership, and a checkpoint */
-	ret = rrpc_scan_luns(rrpc, scans, RRPC_SCAN_PROBE, NULL, probe);
+	ret = rrpc_scan_owned(rrpc, scans, RRPC_SCAN_PROBE, NULL, probe);
 	if (ret)
 		goto out;
-	if (rrpc_report_foreign(rrpc, scans)) {
-		ret = -EEXIST;
-		goto out;
-	}
 	for (i = 0; i < rrpc->nr_luns; i++)
 		if (scans[i].have_ckpt &&
 		    (!ckpt || le64_to_cpu(scans[i].ckpt.seq) > le64_to_cpu(ckpt->seq)))
@@ -1282,13 +1302,9 @@ int rrpc_recover(struct rrpc *rrpc, const struct nvm_tgt_conf *conf,
 		ret = -ENOMEM;
 		goto out;
 	}
-	ret = rrpc_scan_luns(rrpc, scans, RRPC_SCAN_FULL, pseq, probe);
+	ret = rrpc_scan_owned(rrpc, scans, RRPC_SCAN_FULL, pseq, probe);
 	if (ret)
 		goto out;
-	if (rrpc_report_foreign(rrpc, scans)) {
-		ret = -EEXIST;
-		goto out;
-	}
 	for (i = 0; i < rrpc->nr_luns; i++)
 		max_seq = max(max_seq, scans[i].max_seq);
 	if (!max_seq) {
@@ -1300,12 +1316,9 @@ int rrpc_recover(struct rrpc *rrpc, const struct nvm_tgt_conf *conf,
 	rrpc->rec.mode = RRPC_REC_SCAN;
 	sb = rrpc_pick_sb(rrpc, scans);
 	if (sb) {
-		if (conf->over_prov && conf->over_prov != le32_to_cpu(sb->op)) {
-			pr_err("%s: over_prov %d%%: the target on these LUNs was created with %u%%; omit -o to keep its data, or use -f to start over\n",
-			       name, conf->over_prov, le32_to_cpu(sb->op));
-			ret = -EINVAL;
+		ret = rrpc_check_op(rrpc, conf, le32_to_cpu(sb->op));
+		if (ret)
 			goto out;
-		}
 		*nr_lbas = le64_to_cpu(sb->nr_lbas);
 		*op = le32_to_cpu(sb->op);
 	} else {
