@@ -12,8 +12,9 @@
  *	read all SECTORS sectors of namespace NSID of the NVMe controller
  *	CTRL (e.g. /dev/nvme0) through the device's linear view (ordinary
  *	NVMe Read, OOB bytes as metadata, OOB bytes per sector), read each
- *	programmed sector's OOB as rrpc writes it (le64 lba, le64 sequence
- *	number), and check that every LBA 0..COUNT-1 has a copy on the media
+ *	programmed sector's OOB as rrpc writes it (format 1: le32 lba, the
+ *	LUN range, le64 sequence number and format version), and check
+ *	that every LBA 0..COUNT-1 has a copy on the media
  *	whose newest version holds the data gen writes for it. Prints a
  *	summary; exit 1 if an LBA is missing or its data is wrong.
  */
@@ -162,14 +163,18 @@ static int cmd_scan(const char *ctrl, unsigned long nsid, unsigned long secs,
 		for (i = 0; i < n; i++) {
 			const unsigned char *d = data + i * SECTOR;
 			uint64_t lba, seq;
+			uint32_t lba32;
 
 			if (all_zero(d, SECTOR))
 				continue;
 			programmed++;
-			memcpy(&lba, meta + i * oob, 8);
+			/* rrpc's OOB format 1: le32 lba, le16 x2 LUN range,
+			 * le64 sequence (bits 0-55) and version (56-63)
+			 */
+			memcpy(&lba32, meta + i * oob, 4);
 			memcpy(&seq, meta + i * oob + 8, 8);
-			lba = le64toh(lba);
-			seq = le64toh(seq);
+			lba = le32toh(lba32);
+			seq = le64toh(seq) & ((1ULL << 56) - 1);
 			if (lba >= count)
 				continue;
 			copies++;
