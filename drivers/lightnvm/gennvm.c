@@ -137,6 +137,16 @@ VISIBLE_IF_KUNIT int gen_lun_reload(struct gen_lun *lun, const u8 *states)
 }
 EXPORT_SYMBOL_IF_KUNIT(gen_lun_reload);
 
+/* A free block goes to a target. Context: the LUN's lock held. */
+static void gen_lun_hand_out(struct gen_lun *lun, struct nvm_block *blk)
+{
+	lockdep_assert_held(&lun->vlun.lock);
+	list_move_tail(&blk->list, &lun->used_list);
+	blk->state = NVM_BLK_ST_OPEN;
+	lun->vlun.nr_free_blocks--;
+	lun->nr_used_blocks++;
+}
+
 /**
  * gen_lun_get_blk() - take the oldest free block of a LUN
  * @lun: the LUN
@@ -158,10 +168,7 @@ VISIBLE_IF_KUNIT struct nvm_block *gen_lun_get_blk(struct gen_lun *lun,
 	    lun->vlun.nr_free_blocks <= NVM_LUN_GC_RESERVE)
 		goto out;
 	blk = list_first_entry(&lun->free_list, struct nvm_block, list);
-	list_move_tail(&blk->list, &lun->used_list);
-	blk->state = NVM_BLK_ST_OPEN;
-	lun->vlun.nr_free_blocks--;
-	lun->nr_used_blocks++;
+	gen_lun_hand_out(lun, blk);
 out:
 	spin_unlock_irqrestore(&lun->vlun.lock, irqflags);
 	return blk;
@@ -189,15 +196,10 @@ VISIBLE_IF_KUNIT struct nvm_block *gen_lun_claim_blk(struct gen_lun *lun,
 		return NULL;
 	blk = &lun->vlun.blocks[blkid];
 	spin_lock_irqsave(&lun->vlun.lock, irqflags);
-	if (blk->state != NVM_BLK_ST_FREE) {
+	if (blk->state == NVM_BLK_ST_FREE)
+		gen_lun_hand_out(lun, blk);
+	else
 		blk = NULL;
-		goto out;
-	}
-	list_move_tail(&blk->list, &lun->used_list);
-	blk->state = NVM_BLK_ST_OPEN;
-	lun->vlun.nr_free_blocks--;
-	lun->nr_used_blocks++;
-out:
 	spin_unlock_irqrestore(&lun->vlun.lock, irqflags);
 	return blk;
 }
