@@ -334,84 +334,16 @@ static int rrpc_scan_sector(struct rrpc *rrpc, struct rrpc_scan *sc,
 	return 0;
 }
 
-/**
- * struct rrpc_pbuf - buffers for synchronous I/O of one multi-plane page
- * @rqd: the request
- * @pages: one page per sector
- * @bio: the data
- * @bvecs: for @bio
- * @meta: DMA-able OOB bytes, geo.oob_size per sector
- * @meta_dma: bus address of @meta
- * @ppa_list: DMA-able address list (more than one sector per page)
- * @ppa_dma: bus address of @ppa_list
+/*
+ * Synchronous page I/O uses a write buffer unit (struct rrpc_unit) for its
+ * buffers: one page, bio vector and OOB slot per sector, the PPA list.
+ * rrpc_pbuf_init() zeroes it first, so that rrpc_unit_free() is always
+ * right, after a failed init too.
  */
-struct rrpc_pbuf {
-	struct nvm_rq		rqd;
-	struct page		**pages;
-	struct bio		bio;
-	struct bio_vec		*bvecs;
-	void			*meta;
-	dma_addr_t		meta_dma;
-	struct ppa_addr		*ppa_list;
-	dma_addr_t		ppa_dma;
-};
-
-static void rrpc_pbuf_free(struct rrpc *rrpc, struct rrpc_pbuf *pb)
+static int rrpc_pbuf_init(struct rrpc *rrpc, struct rrpc_unit *pb)
 {
-	u32 i;
-
-	memset(&pb->rqd, 0, sizeof(pb->rqd));
-	pb->rqd.dev = rrpc->dev;
-	pb->rqd.nr_ppas = rrpc->spp;
-	if (pb->ppa_list) {
-		pb->rqd.ppa_list = pb->ppa_list;
-		pb->rqd.dma_ppa_list = pb->ppa_dma;
-		nvm_free_ppalist(rrpc->dev, &pb->rqd);
-	}
-	if (pb->meta) {
-		pb->rqd.meta_list = pb->meta;
-		pb->rqd.dma_meta_list = pb->meta_dma;
-		nvm_free_meta(rrpc->dev, &pb->rqd);
-	}
-	if (pb->pages)
-		for (i = 0; i < rrpc->spp; i++)
-			if (pb->pages[i])
-				__free_page(pb->pages[i]);
-	kfree(pb->bvecs);
-	kfree(pb->pages);
 	memset(pb, 0, sizeof(*pb));
-}
-
-static int rrpc_pbuf_init(struct rrpc *rrpc, struct rrpc_pbuf *pb)
-{
-	u32 spp = rrpc->spp, i;
-
-	memset(pb, 0, sizeof(*pb));
-	pb->pages = kcalloc(spp, sizeof(*pb->pages), GFP_KERNEL);
-	pb->bvecs = kcalloc(spp, sizeof(*pb->bvecs), GFP_KERNEL);
-	if (!pb->pages || !pb->bvecs)
-		goto err;
-	for (i = 0; i < spp; i++) {
-		pb->pages[i] = alloc_page(GFP_KERNEL);
-		if (!pb->pages[i])
-			goto err;
-	}
-	pb->rqd.dev = rrpc->dev;
-	pb->rqd.nr_ppas = spp;
-	if (nvm_alloc_meta(rrpc->dev, &pb->rqd, GFP_KERNEL))
-		goto err;
-	pb->meta = pb->rqd.meta_list;
-	pb->meta_dma = pb->rqd.dma_meta_list;
-	if (spp > 1) {
-		if (nvm_alloc_ppalist(rrpc->dev, &pb->rqd, GFP_KERNEL))
-			goto err;
-		pb->ppa_list = pb->rqd.ppa_list;
-		pb->ppa_dma = pb->rqd.dma_ppa_list;
-	}
-	return 0;
-err:
-	rrpc_pbuf_free(rrpc, pb);
-	return -ENOMEM;
+	return rrpc_unit_init(rrpc, pb, false);
 }
 
 /*
@@ -419,7 +351,7 @@ err:
  * OOB bytes. For a program, the caller has filled the pages and the OOB.
  * Return: as nvm_submit_io_sync(); pb->rqd.error and ppa_status tell more.
  */
-static int rrpc_page_io(struct rrpc *rrpc, struct rrpc_pbuf *pb,
+static int rrpc_page_io(struct rrpc *rrpc, struct rrpc_unit *pb,
 			struct rrpc_block *rblk, u32 off, bool write)
 {
 	const struct nvm_geo *geo = rrpc->geo;
@@ -474,7 +406,7 @@ static bool rrpc_read_broken(struct rrpc *rrpc, struct rrpc_block *rblk,
  * torn by a power cut, or a media error) are skipped, never mapped.
  */
 static int rrpc_scan_block(struct rrpc *rrpc, struct rrpc_scan *sc,
-			   struct rrpc_block *rblk, struct rrpc_pbuf *pb)
+			   struct rrpc_block *rblk, struct rrpc_unit *pb)
 {
 	const struct nvm_geo *geo = rrpc->geo;
 	u32 spp = rrpc->spp, off, i, nr_empty;
@@ -523,7 +455,7 @@ static int rrpc_scan_block(struct rrpc *rrpc, struct rrpc_scan *sc,
  * header is kept when it is the newest valid one).
  */
 static int rrpc_probe_block(struct rrpc *rrpc, struct rrpc_scan *sc,
-			    struct rrpc_block *rblk, struct rrpc_pbuf *pb)
+			    struct rrpc_block *rblk, struct rrpc_unit *pb)
 {
 	const struct rrpc_oob *oob = pb->meta;
 	const struct rrpc_ckpt_hdr *h = page_address(pb->pages[0]);
@@ -596,7 +528,7 @@ static void rrpc_scan_work(struct work_struct *work)
 	struct rrpc_lun *rlun = sc->rlun;
 	struct rrpc *rrpc = rlun->rrpc;
 	u32 b, bpl = rrpc->geo->blks_per_lun;
-	struct rrpc_pbuf pb;
+	struct rrpc_unit pb;
 	int ret;
 
 	if (sc->mode == RRPC_SCAN_WIPE) {
@@ -616,7 +548,7 @@ static void rrpc_scan_work(struct work_struct *work)
 			ret = rrpc_scan_block(rrpc, sc, rblk, &pb);
 		cond_resched();
 	}
-	rrpc_pbuf_free(rrpc, &pb);
+	rrpc_unit_free(rrpc, &pb);
 	sc->err = ret;
 }
 
@@ -852,7 +784,7 @@ static struct rrpc_block *rrpc_ckpt_pos(struct rrpc *rrpc,
 
 /* Read the payload of a checkpoint into @buf; false if it is not intact. */
 static bool rrpc_ckpt_read(struct rrpc *rrpc, const struct rrpc_ckpt_hdr *h,
-			   void *buf, struct rrpc_pbuf *pb)
+			   void *buf, struct rrpc_unit *pb)
 {
 	u32 payload = le32_to_cpu(h->payload), off, i, k;
 	u64 pos;
@@ -932,7 +864,7 @@ static int rrpc_ckpt_load(struct rrpc *rrpc, const struct rrpc_ckpt_hdr *h,
 	u32 nblk = le32_to_cpu(h->nr_ckpt_blks), payload, b, t;
 	const struct rrpc_ckpt_blk *tbl;
 	const __le32 *map, *trims;
-	struct rrpc_pbuf pb;
+	struct rrpc_unit pb;
 	void *buf;
 	int ret = -EAGAIN;
 
@@ -961,8 +893,8 @@ static int rrpc_ckpt_load(struct rrpc *rrpc, const struct rrpc_ckpt_hdr *h,
 	if (!buf)
 		return -ENOMEM;
 	if (rrpc_pbuf_init(rrpc, &pb)) {
-		kvfree(buf);
-		return -ENOMEM;
+		ret = -ENOMEM;
+		goto out;
 	}
 	if (!rrpc_ckpt_read(rrpc, h, buf, &pb))
 		goto out;
@@ -1049,7 +981,7 @@ bad_map:
 	rrpc->sb_paddr = RRPC_ADDR_EMPTY;
 	ret = -EAGAIN;
 out:
-	rrpc_pbuf_free(rrpc, &pb);
+	rrpc_unit_free(rrpc, &pb);
 	kvfree(buf);
 	return ret;
 }
@@ -1103,7 +1035,7 @@ void rrpc_ckpt_write(struct rrpc *rrpc)
 	struct rrpc_ckpt_hdr *h;
 	__le32 *map, *trims;
 	ktime_t start = ktime_get();
-	struct rrpc_pbuf pb;
+	struct rrpc_unit pb;
 	u64 paddr, pos, total;
 	void *buf;
 	int ret;
@@ -1124,12 +1056,13 @@ void rrpc_ckpt_write(struct rrpc *rrpc)
 		return;
 	}
 
+	ret = rrpc_pbuf_init(rrpc, &pb);
 	buf = kvzalloc((size_t)(payload + 1) * RRPC_SECTOR_SIZE, GFP_KERNEL);
 	cblk = kcalloc(need, sizeof(*cblk), GFP_KERNEL);
-	if (!buf || !cblk || rrpc_pbuf_init(rrpc, &pb)) {
+	if (ret || !buf || !cblk) {
 		pr_info("%s: no memory for a checkpoint: the next creation scans\n",
 			name);
-		goto out_buf;
+		goto out;
 	}
 	for (i = 0; nblk < need && i < need + rrpc->nr_luns; i++) {
 		struct rrpc_block *rblk;
@@ -1223,8 +1156,7 @@ void rrpc_ckpt_write(struct rrpc *rrpc)
 	pr_info("%s: checkpoint of %llu sectors in %u blocks written in %lld ms\n",
 		name, total, nblk, ktime_ms_delta(ktime_get(), start));
 out:
-	rrpc_pbuf_free(rrpc, &pb);
-out_buf:
+	rrpc_unit_free(rrpc, &pb);
 	kfree(cblk);
 	kvfree(buf);
 }
