@@ -1034,7 +1034,6 @@ static void __exit nvm_mod_exit(void)
 module_init(nvm_mod_init);
 module_exit(nvm_mod_exit);
 
-MODULE_AUTHOR("LightNVM port for Linux 6.1");
 MODULE_DESCRIPTION("Open-Channel SSD (LightNVM) core");
 MODULE_LICENSE("GPL");
 MODULE_VERSION("1.0.0");

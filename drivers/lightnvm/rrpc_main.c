@@ -547,7 +547,6 @@ static void __exit rrpc_module_exit(void)
 module_init(rrpc_module_init);
 module_exit(rrpc_module_exit);
 
-MODULE_AUTHOR("LightNVM port for Linux 6.1");
 MODULE_DESCRIPTION("rrpc: round-robin host FTL target for Open-Channel SSDs");
 MODULE_LICENSE("GPL");
 MODULE_VERSION("1.0.0");

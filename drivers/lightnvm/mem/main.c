@@ -525,6 +525,5 @@ static void __exit nvm_mem_exit(void)
 module_init(nvm_mem_init);
 module_exit(nvm_mem_exit);
 
-MODULE_AUTHOR("LightNVM port for Linux 6.1");
 MODULE_DESCRIPTION("Memory-backed emulated Open-Channel SSD");
 MODULE_LICENSE("GPL");
