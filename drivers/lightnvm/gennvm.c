@@ -64,7 +64,7 @@ static void gen_lun_build(struct gen_lun *lun, const u8 *states)
 }
 
 /**
- * gen_lun_init() - set up a LUN and its block lists
+ * gennvm_lun_init() - set up a LUN and its block lists
  * @lun: the LUN, zeroed
  * @id: device LUN index
  * @chnl_id: channel
@@ -78,8 +78,8 @@ static void gen_lun_build(struct gen_lun *lun, const u8 *states)
  * Context: process.
  * Return: 0 or -ENOMEM.
  */
-VISIBLE_IF_KUNIT int gen_lun_init(struct gen_lun *lun, int id, int chnl_id,
-				  int lun_id, int nr_blks, const u8 *states)
+VISIBLE_IF_KUNIT int gennvm_lun_init(struct gen_lun *lun, int id, int chnl_id,
+				     int lun_id, int nr_blks, const u8 *states)
 {
 	unsigned long flags;
 
@@ -98,31 +98,31 @@ VISIBLE_IF_KUNIT int gen_lun_init(struct gen_lun *lun, int id, int chnl_id,
 	spin_unlock_irqrestore(&lun->vlun.lock, flags);
 	return 0;
 }
-EXPORT_SYMBOL_IF_KUNIT(gen_lun_init);
+EXPORT_SYMBOL_IF_KUNIT(gennvm_lun_init);
 
 /**
- * gen_lun_free() - free what gen_lun_init() allocated
+ * gennvm_lun_free() - free what gennvm_lun_init() allocated
  * @lun: the LUN
  *
  * Context: process.
  */
-VISIBLE_IF_KUNIT void gen_lun_free(struct gen_lun *lun)
+VISIBLE_IF_KUNIT void gennvm_lun_free(struct gen_lun *lun)
 {
 	WARN_ON_ONCE(lun->nr_used_blocks);
 	kvfree(lun->vlun.blocks);
 	lun->vlun.blocks = NULL;
 }
-EXPORT_SYMBOL_IF_KUNIT(gen_lun_free);
+EXPORT_SYMBOL_IF_KUNIT(gennvm_lun_free);
 
 /**
- * gen_lun_reload() - rebuild the lists of a LUN from new table states
+ * gennvm_lun_reload() - rebuild the lists of a LUN from new table states
  * @lun: the LUN, without used blocks
  * @states: folded state of each block
  *
  * Context: any.
  * Return: 0, or -EBUSY if blocks are handed out.
  */
-VISIBLE_IF_KUNIT int gen_lun_reload(struct gen_lun *lun, const u8 *states)
+VISIBLE_IF_KUNIT int gennvm_lun_reload(struct gen_lun *lun, const u8 *states)
 {
 	unsigned long flags;
 	int ret = 0;
@@ -135,7 +135,7 @@ VISIBLE_IF_KUNIT int gen_lun_reload(struct gen_lun *lun, const u8 *states)
 	spin_unlock_irqrestore(&lun->vlun.lock, flags);
 	return ret;
 }
-EXPORT_SYMBOL_IF_KUNIT(gen_lun_reload);
+EXPORT_SYMBOL_IF_KUNIT(gennvm_lun_reload);
 
 /* A free block goes to a target. Context: the LUN's lock held. */
 static void gen_lun_hand_out(struct gen_lun *lun, struct nvm_block *blk)
@@ -148,15 +148,15 @@ static void gen_lun_hand_out(struct gen_lun *lun, struct nvm_block *blk)
 }
 
 /**
- * gen_lun_get_blk() - take the oldest free block of a LUN
+ * gennvm_lun_get_blk() - take the oldest free block of a LUN
  * @lun: the LUN
  * @flags: %NVM_IOTYPE_GC allows taking the last %NVM_LUN_GC_RESERVE blocks
  *
  * Context: any.
  * Return: the block, now on the used list, or %NULL.
  */
-VISIBLE_IF_KUNIT struct nvm_block *gen_lun_get_blk(struct gen_lun *lun,
-						   unsigned long flags)
+VISIBLE_IF_KUNIT struct nvm_block *gennvm_lun_get_blk(struct gen_lun *lun,
+						      unsigned long flags)
 {
 	struct nvm_block *blk = NULL;
 	unsigned long irqflags;
@@ -173,21 +173,21 @@ out:
 	spin_unlock_irqrestore(&lun->vlun.lock, irqflags);
 	return blk;
 }
-EXPORT_SYMBOL_IF_KUNIT(gen_lun_get_blk);
+EXPORT_SYMBOL_IF_KUNIT(gennvm_lun_get_blk);
 
 /**
- * gen_lun_claim_blk() - take a given free block of a LUN
+ * gennvm_lun_claim_blk() - take a given free block of a LUN
  * @lun: the LUN
  * @blkid: block index
  *
- * Unlike gen_lun_get_blk() the GC reserve does not apply: the block holds
+ * Unlike gennvm_lun_get_blk() the GC reserve does not apply: the block holds
  * data of the target that claims it.
  *
  * Context: any.
  * Return: the block, now on the used list, or %NULL if it is not free.
  */
-VISIBLE_IF_KUNIT struct nvm_block *gen_lun_claim_blk(struct gen_lun *lun,
-						     unsigned int blkid)
+VISIBLE_IF_KUNIT struct nvm_block *gennvm_lun_claim_blk(struct gen_lun *lun,
+							unsigned int blkid)
 {
 	struct nvm_block *blk;
 	unsigned long irqflags;
@@ -203,10 +203,10 @@ VISIBLE_IF_KUNIT struct nvm_block *gen_lun_claim_blk(struct gen_lun *lun,
 	spin_unlock_irqrestore(&lun->vlun.lock, irqflags);
 	return blk;
 }
-EXPORT_SYMBOL_IF_KUNIT(gen_lun_claim_blk);
+EXPORT_SYMBOL_IF_KUNIT(gennvm_lun_claim_blk);
 
 /**
- * gen_lun_put_blk() - take back a block handed out by gen_lun_get_blk()
+ * gennvm_lun_put_blk() - take back a block handed out by gennvm_lun_get_blk()
  * @lun: its LUN
  * @blk: the block
  *
@@ -214,8 +214,8 @@ EXPORT_SYMBOL_IF_KUNIT(gen_lun_claim_blk);
  *
  * Context: any.
  */
-VISIBLE_IF_KUNIT void gen_lun_put_blk(struct gen_lun *lun,
-				      struct nvm_block *blk)
+VISIBLE_IF_KUNIT void gennvm_lun_put_blk(struct gen_lun *lun,
+					 struct nvm_block *blk)
 {
 	unsigned long flags;
 
@@ -239,10 +239,10 @@ VISIBLE_IF_KUNIT void gen_lun_put_blk(struct gen_lun *lun,
 out:
 	spin_unlock_irqrestore(&lun->vlun.lock, flags);
 }
-EXPORT_SYMBOL_IF_KUNIT(gen_lun_put_blk);
+EXPORT_SYMBOL_IF_KUNIT(gennvm_lun_put_blk);
 
 /**
- * gen_lun_mark_bad() - take a block out of service
+ * gennvm_lun_mark_bad() - take a block out of service
  * @lun: its LUN
  * @blkid: block index
  *
@@ -252,7 +252,7 @@ EXPORT_SYMBOL_IF_KUNIT(gen_lun_put_blk);
  * Context: any.
  * Return: true if the block was not known bad before.
  */
-VISIBLE_IF_KUNIT bool gen_lun_mark_bad(struct gen_lun *lun, unsigned int blkid)
+VISIBLE_IF_KUNIT bool gennvm_lun_mark_bad(struct gen_lun *lun, unsigned int blkid)
 {
 	struct nvm_block *blk;
 	unsigned long flags;
@@ -276,10 +276,10 @@ VISIBLE_IF_KUNIT bool gen_lun_mark_bad(struct gen_lun *lun, unsigned int blkid)
 	spin_unlock_irqrestore(&lun->vlun.lock, flags);
 	return changed;
 }
-EXPORT_SYMBOL_IF_KUNIT(gen_lun_mark_bad);
+EXPORT_SYMBOL_IF_KUNIT(gennvm_lun_mark_bad);
 
 /**
- * gen_factory_action() - what NVM_DEV_FACTORY does to a block
+ * gennvm_factory_action() - what NVM_DEV_FACTORY does to a block
  * @state: folded %NVM_BLK_T_* state of the block
  * @flags: %NVM_FACTORY_* flags
  * @reset: set to true if the block's mark goes back to free once erased
@@ -293,7 +293,7 @@ EXPORT_SYMBOL_IF_KUNIT(gen_lun_mark_bad);
  * Context: any.
  * Return: 1 if the block is to be erased, 0 if not.
  */
-VISIBLE_IF_KUNIT int gen_factory_action(u8 state, int flags, bool *reset)
+VISIBLE_IF_KUNIT int gennvm_factory_action(u8 state, int flags, bool *reset)
 {
 	*reset = false;
 	switch (state) {
@@ -309,7 +309,7 @@ VISIBLE_IF_KUNIT int gen_factory_action(u8 state, int flags, bool *reset)
 		return 0;
 	}
 }
-EXPORT_SYMBOL_IF_KUNIT(gen_factory_action);
+EXPORT_SYMBOL_IF_KUNIT(gennvm_factory_action);
 
 /* ------------------------------------------------- bad block table updates */
 
@@ -364,7 +364,7 @@ static void gen_mark_blk(struct nvm_dev *dev, struct ppa_addr ppa, int type)
 		return;
 	lun = &gn->luns[ppa.g.ch * geo->luns_per_chnl + ppa.g.lun];
 	if (type == NVM_BLK_T_GRWN_BAD || type == NVM_BLK_T_BAD) {
-		if (gen_lun_mark_bad(lun, ppa.g.blk))
+		if (gennvm_lun_mark_bad(lun, ppa.g.blk))
 			pr_warn("%s: block %u of channel %u LUN %u is now bad (0x%x)\n",
 				dev->name, (unsigned int)ppa.g.blk,
 				(unsigned int)ppa.g.ch, (unsigned int)ppa.g.lun,
@@ -393,18 +393,18 @@ static void gen_mark_blk(struct nvm_dev *dev, struct ppa_addr ppa, int type)
 static struct nvm_block *gen_get_blk(struct nvm_dev *dev, struct nvm_lun *vlun,
 				     unsigned long flags)
 {
-	return gen_lun_get_blk(to_gen_lun(vlun), flags);
+	return gennvm_lun_get_blk(to_gen_lun(vlun), flags);
 }
 
 static struct nvm_block *gen_claim_blk(struct nvm_dev *dev,
 				       struct nvm_lun *vlun, unsigned int blkid)
 {
-	return gen_lun_claim_blk(to_gen_lun(vlun), blkid);
+	return gennvm_lun_claim_blk(to_gen_lun(vlun), blkid);
 }
 
 static void gen_put_blk(struct nvm_dev *dev, struct nvm_block *blk)
 {
-	gen_lun_put_blk(to_gen_lun(blk->lun), blk);
+	gennvm_lun_put_blk(to_gen_lun(blk->lun), blk);
 }
 
 static int gen_erase_blk(struct nvm_dev *dev, struct nvm_block *blk,
@@ -508,7 +508,7 @@ static int gen_factory_lun(struct gen_dev *gn, int i, u8 *blks, int flags)
 		struct ppa_addr ppa = { .ppa = 0 };
 		bool reset;
 
-		if (!gen_factory_action(blks[blk], flags, &reset))
+		if (!gennvm_factory_action(blks[blk], flags, &reset))
 			continue;
 		ppa.g.ch = lun->vlun.chnl_id;
 		ppa.g.lun = lun->vlun.lun_id;
@@ -532,7 +532,7 @@ static int gen_factory_lun(struct gen_dev *gn, int i, u8 *blks, int flags)
 	ret = gen_read_bbt(dev, i, blks);
 	if (ret)
 		return ret;
-	return gen_lun_reload(lun, blks);
+	return gennvm_lun_reload(lun, blks);
 }
 
 static int gen_factory(struct nvm_dev *dev, int flags)
@@ -568,7 +568,7 @@ static int gen_factory(struct nvm_dev *dev, int flags)
 static void gen_free_luns(struct gen_dev *gn, int nr)
 {
 	while (nr--)
-		gen_lun_free(&gn->luns[nr]);
+		gennvm_lun_free(&gn->luns[nr]);
 }
 
 static int gen_register(struct nvm_dev *dev)
@@ -608,9 +608,9 @@ static int gen_register(struct nvm_dev *dev)
 		ret = gen_read_bbt(dev, i, blks);
 		if (ret)
 			goto err_free_luns;
-		ret = gen_lun_init(&gn->luns[i], i, i / geo->luns_per_chnl,
-				   i % geo->luns_per_chnl, geo->blks_per_lun,
-				   blks);
+		ret = gennvm_lun_init(&gn->luns[i], i, i / geo->luns_per_chnl,
+				      i % geo->luns_per_chnl,
+				      geo->blks_per_lun, blks);
 		if (ret)
 			goto err_free_luns;
 		nr_free += gn->luns[i].vlun.nr_free_blocks;

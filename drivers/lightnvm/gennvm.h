@@ -52,15 +52,15 @@ struct gen_dev {
 };
 
 #if IS_ENABLED(CONFIG_KUNIT)
-int gen_lun_init(struct gen_lun *lun, int id, int chnl_id, int lun_id,
-		 int nr_blks, const u8 *states);
-void gen_lun_free(struct gen_lun *lun);
-int gen_lun_reload(struct gen_lun *lun, const u8 *states);
-struct nvm_block *gen_lun_get_blk(struct gen_lun *lun, unsigned long flags);
-struct nvm_block *gen_lun_claim_blk(struct gen_lun *lun, unsigned int blkid);
-void gen_lun_put_blk(struct gen_lun *lun, struct nvm_block *blk);
-bool gen_lun_mark_bad(struct gen_lun *lun, unsigned int blkid);
-int gen_factory_action(u8 state, int flags, bool *reset);
+int gennvm_lun_init(struct gen_lun *lun, int id, int chnl_id, int lun_id,
+		    int nr_blks, const u8 *states);
+void gennvm_lun_free(struct gen_lun *lun);
+int gennvm_lun_reload(struct gen_lun *lun, const u8 *states);
+struct nvm_block *gennvm_lun_get_blk(struct gen_lun *lun, unsigned long flags);
+struct nvm_block *gennvm_lun_claim_blk(struct gen_lun *lun, unsigned int blkid);
+void gennvm_lun_put_blk(struct gen_lun *lun, struct nvm_block *blk);
+bool gennvm_lun_mark_bad(struct gen_lun *lun, unsigned int blkid);
+int gennvm_factory_action(u8 state, int flags, bool *reset);
 #endif
 
 #endif /* _GENNVM_H */

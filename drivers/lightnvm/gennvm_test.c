@@ -42,7 +42,7 @@ static void gen_init_lun(struct kunit *test, struct gen_lun *lun,
 			 const u8 *states)
 {
 	memset(lun, 0, sizeof(*lun));
-	KUNIT_ASSERT_EQ(test, gen_lun_init(lun, 3, 1, 1, NR_BLKS, states), 0);
+	KUNIT_ASSERT_EQ(test, gennvm_lun_init(lun, 3, 1, 1, NR_BLKS, states), 0);
 }
 
 static void gennvm_init_from_table(struct kunit *test)
@@ -69,7 +69,7 @@ static void gennvm_init_from_table(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, states[blk->id], NVM_BLK_T_FREE);
 		KUNIT_EXPECT_PTR_EQ(test, blk->lun, &lun.vlun);
 	}
-	gen_lun_free(&lun);
+	gennvm_lun_free(&lun);
 }
 
 /* Draining a LUN never returns a bad block, and stops at the GC reserve. */
@@ -84,7 +84,7 @@ static void gennvm_get_never_bad(struct kunit *test)
 	states[9] = NVM_BLK_T_GRWN_BAD;
 	gen_init_lun(test, &lun, states);
 
-	while ((got[n] = gen_lun_get_blk(&lun, NVM_IOTYPE_NONE))) {
+	while ((got[n] = gennvm_lun_get_blk(&lun, NVM_IOTYPE_NONE))) {
 		KUNIT_EXPECT_EQ(test, states[got[n]->id], NVM_BLK_T_FREE);
 		KUNIT_EXPECT_EQ(test, got[n]->state, NVM_BLK_ST_OPEN);
 		n++;
@@ -95,7 +95,7 @@ static void gennvm_get_never_bad(struct kunit *test)
 	check_accounting(test, &lun);
 
 	/* GC may take the reserve */
-	while ((got[n] = gen_lun_get_blk(&lun, NVM_IOTYPE_GC))) {
+	while ((got[n] = gennvm_lun_get_blk(&lun, NVM_IOTYPE_GC))) {
 		KUNIT_EXPECT_EQ(test, states[got[n]->id], NVM_BLK_T_FREE);
 		n++;
 		KUNIT_ASSERT_LT(test, n, NR_BLKS);
@@ -110,11 +110,11 @@ static void gennvm_get_never_bad(struct kunit *test)
 		KUNIT_EXPECT_PTR_NE(test, got[i], got[i - 1]);
 
 	for (i = 0; i < n; i++)
-		gen_lun_put_blk(&lun, got[i]);
+		gennvm_lun_put_blk(&lun, got[i]);
 	KUNIT_EXPECT_EQ(test, lun.vlun.nr_free_blocks, NR_BLKS - 2);
 	KUNIT_EXPECT_EQ(test, lun.nr_used_blocks, 0U);
 	check_accounting(test, &lun);
-	gen_lun_free(&lun);
+	gennvm_lun_free(&lun);
 }
 
 /* Claiming a given block: only a free one, and the reserve does not apply. */
@@ -128,17 +128,17 @@ static void gennvm_claim(struct kunit *test)
 	states[5] = NVM_BLK_T_GRWN_BAD;
 	gen_init_lun(test, &lun, states);
 
-	KUNIT_EXPECT_NULL(test, gen_lun_claim_blk(&lun, 5));
-	KUNIT_EXPECT_NULL(test, gen_lun_claim_blk(&lun, NR_BLKS));
-	a = gen_lun_claim_blk(&lun, 7);
+	KUNIT_EXPECT_NULL(test, gennvm_lun_claim_blk(&lun, 5));
+	KUNIT_EXPECT_NULL(test, gennvm_lun_claim_blk(&lun, NR_BLKS));
+	a = gennvm_lun_claim_blk(&lun, 7);
 	KUNIT_ASSERT_NOT_NULL(test, a);
 	KUNIT_EXPECT_EQ(test, a->id, 7U);
 	KUNIT_EXPECT_EQ(test, a->state, NVM_BLK_ST_OPEN);
-	KUNIT_EXPECT_NULL(test, gen_lun_claim_blk(&lun, 7));
+	KUNIT_EXPECT_NULL(test, gennvm_lun_claim_blk(&lun, 7));
 	check_accounting(test, &lun);
 
 	/* get never hands the claimed (or the bad) block out */
-	while ((got[n] = gen_lun_get_blk(&lun, NVM_IOTYPE_GC))) {
+	while ((got[n] = gennvm_lun_get_blk(&lun, NVM_IOTYPE_GC))) {
 		KUNIT_EXPECT_NE(test, got[n]->id, 7U);
 		KUNIT_EXPECT_NE(test, got[n]->id, 5U);
 		n++;
@@ -147,18 +147,18 @@ static void gennvm_claim(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, n, NR_BLKS - 2);
 
 	/* the GC reserve does not apply: even the last free block */
-	gen_lun_put_blk(&lun, a);
+	gennvm_lun_put_blk(&lun, a);
 	KUNIT_EXPECT_EQ(test, lun.vlun.nr_free_blocks, 1U);
-	KUNIT_EXPECT_PTR_EQ(test, gen_lun_claim_blk(&lun, 7), a);
+	KUNIT_EXPECT_PTR_EQ(test, gennvm_lun_claim_blk(&lun, 7), a);
 	KUNIT_EXPECT_EQ(test, lun.vlun.nr_free_blocks, 0U);
 	check_accounting(test, &lun);
 
-	gen_lun_put_blk(&lun, a);
+	gennvm_lun_put_blk(&lun, a);
 	for (i = 0; i < n; i++)
-		gen_lun_put_blk(&lun, got[i]);
+		gennvm_lun_put_blk(&lun, got[i]);
 	KUNIT_EXPECT_EQ(test, lun.nr_used_blocks, 0U);
 	check_accounting(test, &lun);
-	gen_lun_free(&lun);
+	gennvm_lun_free(&lun);
 }
 
 /* A block marked bad while handed out goes to the bad list when put. */
@@ -168,20 +168,20 @@ static void gennvm_mark_used_then_put(struct kunit *test)
 	struct gen_lun lun;
 
 	gen_init_lun(test, &lun, NULL);
-	a = gen_lun_get_blk(&lun, NVM_IOTYPE_NONE);
-	b = gen_lun_get_blk(&lun, NVM_IOTYPE_NONE);
+	a = gennvm_lun_get_blk(&lun, NVM_IOTYPE_NONE);
+	b = gennvm_lun_get_blk(&lun, NVM_IOTYPE_NONE);
 	KUNIT_ASSERT_NOT_NULL(test, a);
 	KUNIT_ASSERT_NOT_NULL(test, b);
 
-	KUNIT_EXPECT_TRUE(test, gen_lun_mark_bad(&lun, a->id));
-	KUNIT_EXPECT_FALSE(test, gen_lun_mark_bad(&lun, a->id));
+	KUNIT_EXPECT_TRUE(test, gennvm_lun_mark_bad(&lun, a->id));
+	KUNIT_EXPECT_FALSE(test, gennvm_lun_mark_bad(&lun, a->id));
 	/* still with its target until put back */
 	KUNIT_EXPECT_EQ(test, lun.nr_used_blocks, 2U);
 	KUNIT_EXPECT_EQ(test, lun.vlun.nr_bad_blocks, 0U);
 	check_accounting(test, &lun);
 
-	gen_lun_put_blk(&lun, a);
-	gen_lun_put_blk(&lun, b);
+	gennvm_lun_put_blk(&lun, a);
+	gennvm_lun_put_blk(&lun, b);
 	KUNIT_EXPECT_EQ(test, lun.vlun.nr_bad_blocks, 1U);
 	KUNIT_EXPECT_EQ(test, lun.vlun.nr_free_blocks, NR_BLKS - 1);
 	KUNIT_EXPECT_EQ(test, a->state, NVM_BLK_ST_BAD);
@@ -189,13 +189,13 @@ static void gennvm_mark_used_then_put(struct kunit *test)
 	check_accounting(test, &lun);
 
 	/* the bad block never comes back */
-	while ((b = gen_lun_get_blk(&lun, NVM_IOTYPE_GC)))
+	while ((b = gennvm_lun_get_blk(&lun, NVM_IOTYPE_GC)))
 		KUNIT_EXPECT_NE(test, b->id, a->id);
 	check_accounting(test, &lun);
 	KUNIT_EXPECT_EQ(test, lun.nr_used_blocks, NR_BLKS - 1);
 	list_for_each_entry_safe(a, b, &lun.used_list, list)
-		gen_lun_put_blk(&lun, a);
-	gen_lun_free(&lun);
+		gennvm_lun_put_blk(&lun, a);
+	gennvm_lun_free(&lun);
 }
 
 /* A free block marked bad leaves the free list at once. */
@@ -205,17 +205,17 @@ static void gennvm_mark_free(struct kunit *test)
 	struct nvm_block *blk;
 
 	gen_init_lun(test, &lun, NULL);
-	KUNIT_EXPECT_TRUE(test, gen_lun_mark_bad(&lun, 0));
-	KUNIT_EXPECT_TRUE(test, gen_lun_mark_bad(&lun, NR_BLKS - 1));
+	KUNIT_EXPECT_TRUE(test, gennvm_lun_mark_bad(&lun, 0));
+	KUNIT_EXPECT_TRUE(test, gennvm_lun_mark_bad(&lun, NR_BLKS - 1));
 	KUNIT_EXPECT_EQ(test, lun.vlun.nr_free_blocks, NR_BLKS - 2);
 	KUNIT_EXPECT_EQ(test, lun.vlun.nr_bad_blocks, 2U);
 	check_accounting(test, &lun);
-	blk = gen_lun_get_blk(&lun, NVM_IOTYPE_NONE);
+	blk = gennvm_lun_get_blk(&lun, NVM_IOTYPE_NONE);
 	KUNIT_ASSERT_NOT_NULL(test, blk);
 	KUNIT_EXPECT_EQ(test, blk->id, 1U);	/* oldest free block */
-	gen_lun_put_blk(&lun, blk);
+	gennvm_lun_put_blk(&lun, blk);
 	check_accounting(test, &lun);
-	gen_lun_free(&lun);
+	gennvm_lun_free(&lun);
 }
 
 /* Reload puts blocks back per the (new) table. */
@@ -230,12 +230,12 @@ static void gennvm_reload(struct kunit *test)
 	states[1] = NVM_BLK_T_FREE;
 	states[4] = NVM_BLK_T_BAD;
 	states[8] = NVM_BLK_T_BAD;
-	KUNIT_EXPECT_EQ(test, gen_lun_reload(&lun, states), 0);
+	KUNIT_EXPECT_EQ(test, gennvm_lun_reload(&lun, states), 0);
 	KUNIT_EXPECT_EQ(test, lun.vlun.nr_bad_blocks, 2U);
 	KUNIT_EXPECT_EQ(test, lun.vlun.blocks[1].state, NVM_BLK_ST_FREE);
 	KUNIT_EXPECT_EQ(test, lun.vlun.blocks[4].state, NVM_BLK_ST_BAD);
 	check_accounting(test, &lun);
-	gen_lun_free(&lun);
+	gennvm_lun_free(&lun);
 }
 
 static void gennvm_factory_actions(struct kunit *test)
@@ -245,24 +245,24 @@ static void gennvm_factory_actions(struct kunit *test)
 	const int grwn = NVM_FACTORY_RESET_GRWN_BBLKS;
 	bool reset;
 
-	KUNIT_EXPECT_EQ(test, gen_factory_action(NVM_BLK_T_FREE, 0, &reset), 1);
+	KUNIT_EXPECT_EQ(test, gennvm_factory_action(NVM_BLK_T_FREE, 0, &reset), 1);
 	KUNIT_EXPECT_FALSE(test, reset);
-	KUNIT_EXPECT_EQ(test, gen_factory_action(NVM_BLK_T_FREE, only, &reset), 0);
+	KUNIT_EXPECT_EQ(test, gennvm_factory_action(NVM_BLK_T_FREE, only, &reset), 0);
 
-	KUNIT_EXPECT_EQ(test, gen_factory_action(NVM_BLK_T_HOST, only, &reset), 1);
+	KUNIT_EXPECT_EQ(test, gennvm_factory_action(NVM_BLK_T_HOST, only, &reset), 1);
 	KUNIT_EXPECT_FALSE(test, reset);
-	KUNIT_EXPECT_EQ(test, gen_factory_action(NVM_BLK_T_HOST, host, &reset), 1);
+	KUNIT_EXPECT_EQ(test, gennvm_factory_action(NVM_BLK_T_HOST, host, &reset), 1);
 	KUNIT_EXPECT_TRUE(test, reset);
 
-	KUNIT_EXPECT_EQ(test, gen_factory_action(NVM_BLK_T_GRWN_BAD, host, &reset), 0);
+	KUNIT_EXPECT_EQ(test, gennvm_factory_action(NVM_BLK_T_GRWN_BAD, host, &reset), 0);
 	KUNIT_EXPECT_FALSE(test, reset);
-	KUNIT_EXPECT_EQ(test, gen_factory_action(NVM_BLK_T_GRWN_BAD, grwn | only, &reset), 1);
+	KUNIT_EXPECT_EQ(test, gennvm_factory_action(NVM_BLK_T_GRWN_BAD, grwn | only, &reset), 1);
 	KUNIT_EXPECT_TRUE(test, reset);
 
 	/* factory bad and device-reserved blocks are never touched */
-	KUNIT_EXPECT_EQ(test, gen_factory_action(NVM_BLK_T_BAD, 7, &reset), 0);
+	KUNIT_EXPECT_EQ(test, gennvm_factory_action(NVM_BLK_T_BAD, 7, &reset), 0);
 	KUNIT_EXPECT_FALSE(test, reset);
-	KUNIT_EXPECT_EQ(test, gen_factory_action(NVM_BLK_T_DEV, 7, &reset), 0);
+	KUNIT_EXPECT_EQ(test, gennvm_factory_action(NVM_BLK_T_DEV, 7, &reset), 0);
 	KUNIT_EXPECT_FALSE(test, reset);
 }
 
