@@ -17,6 +17,15 @@
 
 #include "core.h"
 
+#define CREATE_TRACE_POINTS
+#include <trace/events/lightnvm.h>
+
+/* gennvm.ko fires these; they belong to the "lightnvm" event system */
+EXPORT_TRACEPOINT_SYMBOL_GPL(gennvm_get_blk);
+EXPORT_TRACEPOINT_SYMBOL_GPL(gennvm_claim_blk);
+EXPORT_TRACEPOINT_SYMBOL_GPL(gennvm_put_blk);
+EXPORT_TRACEPOINT_SYMBOL_GPL(gennvm_mark_blk);
+
 /*
  * Protects the four lists below, target states, device registration flags
  * and bindings; see core.h for what it covers and the lock order.
@@ -398,7 +407,8 @@ static void nvm_core_exit_dev(struct nvm_dev *dev)
  * @dev: from nvm_alloc_dev(), with @ops, @name and @private_data set
  *
  * Reads and validates the identity, derives the geometry, creates the
- * device's DMA pool and its sysfs directory /sys/class/lightnvm/<name>,
+ * device's DMA pool and its sysfs directory /sys/class/lightnvm/<name>
+ * (with one directory per LUN under luns/),
  * and binds the device to the first registered media manager that takes
  * it (a device no manager takes stays registered but unbound; NVM_DEV_INIT
  * binds it later).
@@ -443,6 +453,9 @@ int nvm_register(struct nvm_dev *dev)
 		       dev->name, ret);
 		goto err_unlock;
 	}
+	ret = nvm_sysfs_add_luns(dev);
+	if (ret)
+		goto err_unlock_del_dev;
 	list_add_tail(&dev->devices, &nvm_devices);
 	dev->registered = true;
 	nvm_autobind(dev);
@@ -454,6 +467,11 @@ int nvm_register(struct nvm_dev *dev)
 		dev->geo.pgs_per_blk, dev->geo.sec_per_pg, dev->geo.nr_secs);
 	return 0;
 
+err_unlock_del_dev:
+	mutex_unlock(&nvm_lock);
+	/* outside nvm_lock: sysfs readers of @dev may wait for it */
+	device_del(&dev->dev);
+	goto err_exit_dev;
 err_unlock:
 	mutex_unlock(&nvm_lock);
 err_exit_dev:
@@ -491,6 +509,7 @@ void nvm_unregister(struct nvm_dev *dev)
 	mutex_unlock(&nvm_lock);
 
 	/* outside nvm_lock: sysfs readers of @dev may hold it */
+	nvm_sysfs_del_luns(dev);
 	device_del(&dev->dev);
 	mutex_lock(&nvm_lock);
 	list_del_init(&dev->devices);
@@ -698,6 +717,7 @@ int nvm_submit_io(struct nvm_dev *dev, struct nvm_rq *rqd)
 	if (rqd->opcode != NVM_OP_PREAD && !(rqd->flags & 0x3))
 		rqd->flags |= dev->geo.plane_mode >> 1;
 
+	trace_nvm_io_submit(dev, rqd);
 	nvm_rq_to_dev(dev, rqd);
 	if (rqd->opcode == NVM_OP_ERASE)
 		ret = dev->ops->erase_block(dev, rqd);
@@ -746,6 +766,7 @@ void nvm_end_io(struct nvm_rq *rqd)
 	struct nvm_dev *dev = rqd->dev;
 
 	nvm_rq_to_generic(dev, rqd);
+	trace_nvm_io_done(dev, rqd);
 	if (rqd->opcode == NVM_OP_PWRITE && rqd->error == NVM_RSP_ERR_FAILWRITE)
 		nvm_mark_failed_write(dev, rqd);
 	if (rqd->end_io)

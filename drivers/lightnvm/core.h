@@ -88,6 +88,10 @@ void nvm_tgt_remove_all(struct nvm_dev *dev);
 struct nvm_target *nvm_find_target(const char *name);
 bool nvm_dev_has_targets(struct nvm_dev *dev);
 
+/* sysfs.c */
+int nvm_sysfs_add_luns(struct nvm_dev *dev);
+void nvm_sysfs_del_luns(struct nvm_dev *dev);
+
 /* ctl.c */
 int nvm_ctl_init(void);
 void nvm_ctl_exit(void);

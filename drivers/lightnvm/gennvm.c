@@ -17,6 +17,7 @@
 #include <kunit/visibility.h>
 
 #include "gennvm.h"
+#include <trace/events/lightnvm.h>
 
 /* A pending update of the device's bad block table. */
 struct gen_mark {
@@ -44,6 +45,8 @@ static void gen_lun_build(struct gen_lun *lun, const u8 *states)
 	lun->vlun.nr_free_blocks = 0;
 	lun->vlun.nr_bad_blocks = 0;
 	lun->nr_used_blocks = 0;
+	lun->nr_factory_bad = 0;
+	lun->nr_grown_bad = 0;
 
 	for (i = 0; i < lun->nr_blocks; i++) {
 		struct nvm_block *blk = &lun->vlun.blocks[i];
@@ -55,6 +58,10 @@ static void gen_lun_build(struct gen_lun *lun, const u8 *states)
 			blk->state = NVM_BLK_ST_BAD;
 			list_add_tail(&blk->list, &lun->bad_list);
 			lun->vlun.nr_bad_blocks++;
+			if (states[i] == NVM_BLK_T_BAD)
+				lun->nr_factory_bad++;
+			else if (states[i] == NVM_BLK_T_GRWN_BAD)
+				lun->nr_grown_bad++;
 		} else {
 			blk->state = NVM_BLK_ST_FREE;
 			list_add_tail(&blk->list, &lun->free_list);
@@ -231,6 +238,7 @@ VISIBLE_IF_KUNIT void gennvm_lun_put_blk(struct gen_lun *lun,
 		blk->state = NVM_BLK_ST_BAD;
 		list_move_tail(&blk->list, &lun->bad_list);
 		lun->vlun.nr_bad_blocks++;
+		lun->nr_grown_bad++;
 	} else {
 		blk->state = NVM_BLK_ST_FREE;
 		list_move_tail(&blk->list, &lun->free_list);
@@ -272,11 +280,37 @@ VISIBLE_IF_KUNIT bool gennvm_lun_mark_bad(struct gen_lun *lun, unsigned int blki
 		list_move_tail(&blk->list, &lun->bad_list);
 		lun->vlun.nr_free_blocks--;
 		lun->vlun.nr_bad_blocks++;
+		lun->nr_grown_bad++;
 	}
 	spin_unlock_irqrestore(&lun->vlun.lock, flags);
 	return changed;
 }
 EXPORT_SYMBOL_IF_KUNIT(gennvm_lun_mark_bad);
+
+/**
+ * gen_lun_stats() - read the block counts of a LUN
+ * @lun: the LUN
+ * @st: filled in, consistent under the LUN's lock
+ *
+ * A block marked bad while a target holds it stays used until it is put
+ * back; then it counts as grown bad.
+ *
+ * Context: any.
+ */
+VISIBLE_IF_KUNIT void gen_lun_stats(struct gen_lun *lun,
+				    struct nvm_lun_stats *st)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&lun->vlun.lock, flags);
+	st->nr_free = lun->vlun.nr_free_blocks;
+	st->nr_used = lun->nr_used_blocks;
+	st->nr_bad = lun->vlun.nr_bad_blocks;
+	st->nr_factory_bad = lun->nr_factory_bad;
+	st->nr_grown_bad = lun->nr_grown_bad;
+	spin_unlock_irqrestore(&lun->vlun.lock, flags);
+}
+EXPORT_SYMBOL_IF_KUNIT(gen_lun_stats);
 
 /**
  * gennvm_factory_action() - what NVM_DEV_FACTORY does to a block
@@ -357,6 +391,7 @@ static void gen_mark_blk(struct nvm_dev *dev, struct ppa_addr ppa, int type)
 	struct gen_lun *lun;
 	struct gen_mark *m;
 	unsigned long flags;
+	bool changed = false;
 
 	if (WARN_ON_ONCE(ppa.g.ch >= geo->nr_chnls ||
 			 ppa.g.lun >= geo->luns_per_chnl ||
@@ -364,12 +399,14 @@ static void gen_mark_blk(struct nvm_dev *dev, struct ppa_addr ppa, int type)
 		return;
 	lun = &gn->luns[ppa.g.ch * geo->luns_per_chnl + ppa.g.lun];
 	if (type == NVM_BLK_T_GRWN_BAD || type == NVM_BLK_T_BAD) {
-		if (gennvm_lun_mark_bad(lun, ppa.g.blk))
+		changed = gennvm_lun_mark_bad(lun, ppa.g.blk);
+		if (changed)
 			pr_warn("%s: block %u of channel %u LUN %u is now bad (0x%x)\n",
 				dev->name, (unsigned int)ppa.g.blk,
 				(unsigned int)ppa.g.ch, (unsigned int)ppa.g.lun,
 				type);
 	}
+	trace_gennvm_mark_blk(dev, ppa, type, changed);
 
 	ppa.g.pg = 0;
 	ppa.g.sec = 0;
@@ -393,17 +430,26 @@ static void gen_mark_blk(struct nvm_dev *dev, struct ppa_addr ppa, int type)
 static struct nvm_block *gen_get_blk(struct nvm_dev *dev, struct nvm_lun *vlun,
 				     unsigned long flags)
 {
-	return gennvm_lun_get_blk(to_gen_lun(vlun), flags);
+	struct nvm_block *blk = gennvm_lun_get_blk(to_gen_lun(vlun), flags);
+
+	if (blk)
+		trace_gennvm_get_blk(dev, blk);
+	return blk;
 }
 
 static struct nvm_block *gen_claim_blk(struct nvm_dev *dev,
 				       struct nvm_lun *vlun, unsigned int blkid)
 {
-	return gennvm_lun_claim_blk(to_gen_lun(vlun), blkid);
+	struct nvm_block *blk = gennvm_lun_claim_blk(to_gen_lun(vlun), blkid);
+
+	if (blk)
+		trace_gennvm_claim_blk(dev, blk);
+	return blk;
 }
 
 static void gen_put_blk(struct nvm_dev *dev, struct nvm_block *blk)
 {
+	trace_gennvm_put_blk(dev, blk);
 	gennvm_lun_put_blk(to_gen_lun(blk->lun), blk);
 }
 
@@ -476,6 +522,20 @@ static void gen_free_blocks(struct nvm_dev *dev, u64 *nr_free, u64 *nr_bad)
 	}
 }
 
+static int gen_lun_stats_op(struct nvm_dev *dev, int lunid,
+			    struct nvm_lun_stats *st)
+{
+	struct gen_dev *gn = dev->mmp;
+
+	if (lunid < 0 || lunid >= gn->nr_luns) {
+		pr_err("%s: LUN %d out of range (0..%d)\n", dev->name, lunid,
+		       gn->nr_luns - 1);
+		return -EINVAL;
+	}
+	gen_lun_stats(&gn->luns[lunid], st);
+	return 0;
+}
+
 /* Read and fold the table of LUN @i into @blks. */
 static int gen_read_bbt(struct nvm_dev *dev, int i, u8 *blks)
 {
@@ -518,6 +578,7 @@ static int gen_factory_lun(struct gen_dev *gn, int i, u8 *blks, int flags)
 			ret = gen_set_blk_state(dev, ppa, NVM_BLK_T_FREE);
 			if (ret)
 				return ret;
+			trace_gennvm_mark_blk(dev, ppa, NVM_BLK_T_FREE, true);
 		}
 		ret = nvm_erase_ppa(dev, ppa);
 		if (ret == -EIO) {
@@ -525,6 +586,8 @@ static int gen_factory_lun(struct gen_dev *gn, int i, u8 *blks, int flags)
 				dev->name, blk, lun->vlun.chnl_id,
 				lun->vlun.lun_id);
 			ret = gen_set_blk_state(dev, ppa, NVM_BLK_T_GRWN_BAD);
+			trace_gennvm_mark_blk(dev, ppa, NVM_BLK_T_GRWN_BAD,
+					      true);
 		}
 		if (ret)
 			return ret;
@@ -665,6 +728,7 @@ static struct nvm_mm_type gen_mm = {
 	.release_lun	= gen_release_lun,
 	.factory	= gen_factory,
 	.free_blocks	= gen_free_blocks,
+	.lun_stats	= gen_lun_stats_op,
 	.owner		= THIS_MODULE,
 };
 

@@ -19,6 +19,9 @@
  * @used_list: blocks handed out to a target
  * @bad_list: factory bad, grown bad, device-reserved and host-marked blocks
  * @nr_used_blocks: blocks on @used_list
+ * @nr_factory_bad: blocks on @bad_list that are factory bad in the table
+ * @nr_grown_bad: blocks on @bad_list that are grown bad in the table or
+ *	went bad since it was read
  * @nr_blocks: blocks in the LUN
  */
 struct gen_lun {
@@ -27,6 +30,8 @@ struct gen_lun {
 	struct list_head	used_list;
 	struct list_head	bad_list;
 	unsigned int		nr_used_blocks;
+	unsigned int		nr_factory_bad;
+	unsigned int		nr_grown_bad;
 	unsigned int		nr_blocks;
 };
 
@@ -60,6 +65,7 @@ struct nvm_block *gennvm_lun_get_blk(struct gen_lun *lun, unsigned long flags);
 struct nvm_block *gennvm_lun_claim_blk(struct gen_lun *lun, unsigned int blkid);
 void gennvm_lun_put_blk(struct gen_lun *lun, struct nvm_block *blk);
 bool gennvm_lun_mark_bad(struct gen_lun *lun, unsigned int blkid);
+void gen_lun_stats(struct gen_lun *lun, struct nvm_lun_stats *st);
 int gennvm_factory_action(u8 state, int flags, bool *reset);
 #endif
 

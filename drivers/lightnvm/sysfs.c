@@ -2,13 +2,18 @@
 /*
  * LightNVM core: the read-only sysfs attributes of a registered device,
  * /sys/class/lightnvm/<name>/: identity, derived geometry, the bound media
- * manager, block counts and the device's targets. Documented in
- * Documentation/ABI/testing/sysfs-class-lightnvm. The attributes that
+ * manager, block counts and the device's targets, and one directory per
+ * LUN, luns/<n>/, with the LUN's block counts and owning target. Documented
+ * in Documentation/ABI/testing/sysfs-class-lightnvm. The attributes that
  * take nvm_lock answer while a target is created or removed: the core
  * does not hold it across a target type's init or exit.
  */
 
+#define pr_fmt(fmt) "lightnvm: " fmt
+
 #include <linux/device.h>
+#include <linux/kobject.h>
+#include <linux/slab.h>
 #include <linux/sysfs.h>
 #include <linux/lightnvm.h>
 
@@ -182,3 +187,192 @@ const struct attribute_group *nvm_dev_groups[] = {
 	&nvm_dev_group,
 	NULL,
 };
+
+/* ------------------------------------------------------ luns/<n>/ */
+
+/* One LUN's directory; its attributes read @dev under nvm_lock. */
+struct nvm_sysfs_lun {
+	struct kobject		kobj;
+	struct nvm_dev		*dev;
+	int			id;
+};
+
+/**
+ * struct nvm_sysfs_luns - the luns/ directory of a device
+ * @dir: luns/
+ * @nr: LUN directories added so far
+ * @lun: one per LUN of the device, in device LUN index order
+ */
+struct nvm_sysfs_luns {
+	struct kobject		*dir;
+	int			nr;
+	struct nvm_sysfs_lun	*lun[];
+};
+
+static inline struct nvm_sysfs_lun *to_nvm_sysfs_lun(struct kobject *kobj)
+{
+	return container_of(kobj, struct nvm_sysfs_lun, kobj);
+}
+
+/* The media manager's counts of LUN @l; -ENODEV while the device is unbound. */
+static int nvm_sysfs_lun_stats(struct nvm_sysfs_lun *l,
+			       struct nvm_lun_stats *st)
+{
+	struct nvm_dev *dev = l->dev;
+	int ret = -ENODEV;
+
+	/* the binding and the manager's state change under nvm_lock */
+	mutex_lock(&nvm_lock);
+	if (dev->mm && dev->mm->lun_stats)
+		ret = dev->mm->lun_stats(dev, l->id, st);
+	mutex_unlock(&nvm_lock);
+	return ret;
+}
+
+#define NVM_LUN_ATTR(_name, _field)					\
+static ssize_t lun_##_name##_show(struct kobject *kobj,		\
+				  struct kobj_attribute *attr, char *buf) \
+{									\
+	struct nvm_lun_stats st;					\
+	int ret;							\
+									\
+	ret = nvm_sysfs_lun_stats(to_nvm_sysfs_lun(kobj), &st);	\
+	if (ret)							\
+		return ret;						\
+	return sysfs_emit(buf, "%u\n", st._field);			\
+}									\
+static struct kobj_attribute nvm_lun_attr_##_name =			\
+	__ATTR(_name, 0444, lun_##_name##_show, NULL)
+
+NVM_LUN_ATTR(free_blocks, nr_free);
+NVM_LUN_ATTR(used_blocks, nr_used);
+NVM_LUN_ATTR(bad_blocks, nr_bad);
+NVM_LUN_ATTR(factory_bad_blocks, nr_factory_bad);
+NVM_LUN_ATTR(grown_bad_blocks, nr_grown_bad);
+
+/* The live target whose LUN range holds this LUN, or an empty line. */
+static ssize_t lun_target_show(struct kobject *kobj,
+			       struct kobj_attribute *attr, char *buf)
+{
+	struct nvm_sysfs_lun *l = to_nvm_sysfs_lun(kobj);
+	const char *name = "";
+	struct nvm_target *t;
+	ssize_t ret;
+
+	mutex_lock(&nvm_lock);
+	list_for_each_entry(t, &nvm_targets, list) {
+		if (t->dev == l->dev &&
+		    to_nvm_core_target(t)->state == NVM_TGT_LIVE &&
+		    l->id >= t->conf.lun_begin && l->id <= t->conf.lun_end) {
+			name = t->name;
+			break;
+		}
+	}
+	ret = sysfs_emit(buf, "%s\n", name);
+	mutex_unlock(&nvm_lock);
+	return ret;
+}
+
+static struct kobj_attribute nvm_lun_attr_target =
+	__ATTR(target, 0444, lun_target_show, NULL);
+
+static struct attribute *nvm_lun_attrs[] = {
+	&nvm_lun_attr_free_blocks.attr,
+	&nvm_lun_attr_used_blocks.attr,
+	&nvm_lun_attr_bad_blocks.attr,
+	&nvm_lun_attr_factory_bad_blocks.attr,
+	&nvm_lun_attr_grown_bad_blocks.attr,
+	&nvm_lun_attr_target.attr,
+	NULL,
+};
+ATTRIBUTE_GROUPS(nvm_lun);
+
+static void nvm_sysfs_lun_release(struct kobject *kobj)
+{
+	kfree(to_nvm_sysfs_lun(kobj));
+}
+
+static const struct kobj_type nvm_lun_ktype = {
+	.release	= nvm_sysfs_lun_release,
+	.sysfs_ops	= &kobj_sysfs_ops,
+	.default_groups	= nvm_lun_groups,
+};
+
+/* Remove the LUN directories added so far and luns/ itself. */
+static void nvm_sysfs_free_luns(struct nvm_sysfs_luns *s)
+{
+	while (s->nr--) {
+		kobject_del(&s->lun[s->nr]->kobj);
+		kobject_put(&s->lun[s->nr]->kobj);
+	}
+	kobject_del(s->dir);
+	kobject_put(s->dir);
+	kfree(s);
+}
+
+/**
+ * nvm_sysfs_add_luns() - add /sys/class/lightnvm/<dev>/luns/<n>/
+ * @dev: a device whose &nvm_dev.dev was added to sysfs
+ *
+ * Context: process; may hold nvm_lock.
+ * Return: 0 or -ENOMEM.
+ */
+int nvm_sysfs_add_luns(struct nvm_dev *dev)
+{
+	int nr_luns = dev->geo.nr_luns;
+	struct nvm_sysfs_luns *s;
+	int ret;
+
+	s = kzalloc(struct_size(s, lun, nr_luns), GFP_KERNEL);
+	if (!s)
+		return -ENOMEM;
+	s->dir = kobject_create_and_add("luns", &dev->dev.kobj);
+	if (!s->dir) {
+		ret = -ENOMEM;
+		goto err_free;
+	}
+	for (; s->nr < nr_luns; s->nr++) {
+		struct nvm_sysfs_lun *l = kzalloc(sizeof(*l), GFP_KERNEL);
+
+		if (!l) {
+			ret = -ENOMEM;
+			goto err_free_luns;
+		}
+		l->dev = dev;
+		l->id = s->nr;
+		ret = kobject_init_and_add(&l->kobj, &nvm_lun_ktype, s->dir,
+					   "%d", l->id);
+		if (ret) {
+			kobject_put(&l->kobj);
+			goto err_free_luns;
+		}
+		s->lun[s->nr] = l;
+	}
+	dev->sysfs_luns = s;
+	return 0;
+
+err_free_luns:
+	pr_err("%s: could not add the sysfs directory of LUN %d: %d\n",
+	       dev->name, s->nr, ret);
+	nvm_sysfs_free_luns(s);
+	return ret;
+err_free:
+	kfree(s);
+	return ret;
+}
+
+/**
+ * nvm_sysfs_del_luns() - remove what nvm_sysfs_add_luns() added
+ * @dev: the device
+ *
+ * Waits for the LUN attributes being read, which take nvm_lock.
+ *
+ * Context: process, nvm_lock not held.
+ */
+void nvm_sysfs_del_luns(struct nvm_dev *dev)
+{
+	if (!dev->sysfs_luns)
+		return;
+	nvm_sysfs_free_luns(dev->sysfs_luns);
+	dev->sysfs_luns = NULL;
+}

@@ -45,21 +45,11 @@ enum {
 	NVM_RSP_WARN_HIGHECC	= 0x4700,
 };
 
-/* Physical and hybrid command opcodes (NVMe I/O command set). */
+/* Physical command opcodes (&nvm_rq.opcode; NVMe I/O command set). */
 enum {
-	NVM_OP_HBREAD		= 0x02,
-	NVM_OP_HBWRITE		= 0x81,
 	NVM_OP_PWRITE		= 0x91,
 	NVM_OP_PREAD		= 0x92,
 	NVM_OP_ERASE		= 0x90,
-};
-
-/* Admin opcodes (Open-Channel SSD 1.2). */
-enum {
-	NVM_ADMIN_IDENTITY	= 0xe2,
-	NVM_ADMIN_GET_L2P_TBL	= 0xea,
-	NVM_ADMIN_GET_BB_TBL	= 0xf2,
-	NVM_ADMIN_SET_BB_TBL	= 0xf1,
 };
 
 /* Command control flags (the 16-bit "control" field of a physical command). */
@@ -262,13 +252,13 @@ struct nvm_rq;
 struct nvm_block;
 struct nvm_lun;
 struct nvm_target;
+struct nvm_sysfs_luns;
 
 typedef void (nvm_end_io_fn)(struct nvm_rq *rqd);
 
 /**
  * struct nvm_dev_ops - operations of an open-channel device driver
  * @identity: read the identity into @id (host endian)
- * @get_l2p_tbl: optional, for devices that keep an L2P map
  * @get_bb_tbl: read the bad block table of the LUN addressed by @ppa
  *	(device format, ch and lun set) into @blks, which holds
  *	blks_per_lun * nr_planes bytes, one %NVM_BLK_T_* per block and plane
@@ -289,10 +279,6 @@ typedef void (nvm_end_io_fn)(struct nvm_rq *rqd);
  */
 struct nvm_dev_ops {
 	int	(*identity)(struct nvm_dev *dev, struct nvm_id *id);
-	int	(*get_l2p_tbl)(struct nvm_dev *dev, u64 slba, u32 nlb,
-			       int (*update_l2p)(u64 slba, u32 nlb, __le64 *map,
-						 void *priv),
-			       void *priv);
 	int	(*get_bb_tbl)(struct nvm_dev *dev, struct ppa_addr ppa, u8 *blks);
 	int	(*set_bb_tbl)(struct nvm_dev *dev, struct ppa_addr *ppas,
 			      int nr_ppas, int type);
@@ -393,6 +379,27 @@ struct nvm_block {
 	void			*priv;
 };
 
+/**
+ * struct nvm_lun_stats - block counts of one LUN, for sysfs
+ * @nr_free: blocks that may be handed out
+ * @nr_used: blocks handed out to a target, including any that went bad
+ *	while out (they count as bad once the target gives them back)
+ * @nr_bad: blocks out of service: @nr_factory_bad, @nr_grown_bad and
+ *	device-reserved or host-marked blocks
+ * @nr_factory_bad: factory bad blocks
+ * @nr_grown_bad: blocks marked grown bad in the table, or gone bad since
+ *	the table was read
+ *
+ * @nr_free + @nr_used + @nr_bad is the number of blocks of the LUN.
+ */
+struct nvm_lun_stats {
+	u32	nr_free;
+	u32	nr_used;
+	u32	nr_bad;
+	u32	nr_factory_bad;
+	u32	nr_grown_bad;
+};
+
 /* nvm_get_blk() flags */
 enum {
 	NVM_IOTYPE_NONE	= 0,
@@ -437,6 +444,8 @@ enum {
  *	while no LUN is reserved. Process context.
  * @free_blocks: optional, for sysfs: count the free and bad blocks of the
  *	device into @nr_free and @nr_bad
+ * @lun_stats: optional, for sysfs: the block counts of LUN @lunid (device
+ *	index, in range). Any context; returns 0 or a negative errno.
  * @owner: the module implementing the manager
  * @list: on the core's list of managers
  */
@@ -458,6 +467,8 @@ struct nvm_mm_type {
 	void	(*release_lun)(struct nvm_dev *dev, int begin, int end);
 	int	(*factory)(struct nvm_dev *dev, int flags);
 	void	(*free_blocks)(struct nvm_dev *dev, u64 *nr_free, u64 *nr_bad);
+	int	(*lun_stats)(struct nvm_dev *dev, int lunid,
+			     struct nvm_lun_stats *st);
 	struct module		*owner;
 	struct list_head	list;
 };
@@ -548,6 +559,7 @@ struct nvm_target {
  * @devices: on the core's list of devices
  * @node: NUMA node
  * @registered: between nvm_register() and nvm_unregister()
+ * @sysfs_luns: the core's per-LUN sysfs directories (sysfs.c), or %NULL
  *
  * Life cycle: nvm_alloc_dev(), fill in @ops, @name, @private_data and
  * optionally @parent, nvm_register(), ..., nvm_unregister(), nvm_free_dev().
@@ -570,6 +582,7 @@ struct nvm_dev {
 	struct list_head	devices;
 	int			node;
 	bool			registered;
+	struct nvm_sysfs_luns	*sysfs_luns;
 };
 
 /**
