@@ -40,6 +40,13 @@
 #define NVME_NVM_ID_SIZE		4096
 #define NVME_NVM_BIO_POOL		16
 
+/* Admin opcodes of Open-Channel SSD 1.2 that this driver sends */
+enum {
+	NVM_ADMIN_IDENTITY	= 0xe2,
+	NVM_ADMIN_GET_BB_TBL	= 0xf2,
+	NVM_ADMIN_SET_BB_TBL	= 0xf1,
+};
+
 /* Open-Channel SSD 1.2 identity, as sent by the device */
 struct nvme_nvm_addr_format {
 	__u8	ch_offset;
