@@ -288,7 +288,7 @@ VISIBLE_IF_KUNIT bool gennvm_lun_mark_bad(struct gen_lun *lun, unsigned int blki
 EXPORT_SYMBOL_IF_KUNIT(gennvm_lun_mark_bad);
 
 /**
- * gen_lun_stats() - read the block counts of a LUN
+ * gennvm_lun_stats() - read the block counts of a LUN
  * @lun: the LUN
  * @st: filled in, consistent under the LUN's lock
  *
@@ -297,8 +297,8 @@ EXPORT_SYMBOL_IF_KUNIT(gennvm_lun_mark_bad);
  *
  * Context: any.
  */
-VISIBLE_IF_KUNIT void gen_lun_stats(struct gen_lun *lun,
-				    struct nvm_lun_stats *st)
+VISIBLE_IF_KUNIT void gennvm_lun_stats(struct gen_lun *lun,
+				       struct nvm_lun_stats *st)
 {
 	unsigned long flags;
 
@@ -310,7 +310,7 @@ VISIBLE_IF_KUNIT void gen_lun_stats(struct gen_lun *lun,
 	st->nr_grown_bad = lun->nr_grown_bad;
 	spin_unlock_irqrestore(&lun->vlun.lock, flags);
 }
-EXPORT_SYMBOL_IF_KUNIT(gen_lun_stats);
+EXPORT_SYMBOL_IF_KUNIT(gennvm_lun_stats);
 
 /**
  * gennvm_factory_action() - what NVM_DEV_FACTORY does to a block
@@ -532,7 +532,7 @@ static int gen_lun_stats_op(struct nvm_dev *dev, int lunid,
 		       gn->nr_luns - 1);
 		return -EINVAL;
 	}
-	gen_lun_stats(&gn->luns[lunid], st);
+	gennvm_lun_stats(&gn->luns[lunid], st);
 	return 0;
 }
 

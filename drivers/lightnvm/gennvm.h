@@ -65,7 +65,7 @@ struct nvm_block *gennvm_lun_get_blk(struct gen_lun *lun, unsigned long flags);
 struct nvm_block *gennvm_lun_claim_blk(struct gen_lun *lun, unsigned int blkid);
 void gennvm_lun_put_blk(struct gen_lun *lun, struct nvm_block *blk);
 bool gennvm_lun_mark_bad(struct gen_lun *lun, unsigned int blkid);
-void gen_lun_stats(struct gen_lun *lun, struct nvm_lun_stats *st);
+void gennvm_lun_stats(struct gen_lun *lun, struct nvm_lun_stats *st);
 int gennvm_factory_action(u8 state, int flags, bool *reset);
 #endif
 

@@ -393,7 +393,8 @@ int nvm_tgt_remove(const char *name)
 	struct nvm_core_target *ct;
 	struct nvm_target *t;
 	struct gendisk *disk;
-	int openers, ret = 0;
+	unsigned int openers;
+	int ret = 0;
 
 	mutex_lock(&nvm_lock);
 	t = nvm_find_target(name);
@@ -417,12 +418,12 @@ int nvm_tgt_remove(const char *name)
 	disk = t->disk;
 
 	mutex_lock(&disk->open_mutex);
-	openers = atomic_read(&disk->part0->bd_openers);
+	openers = disk_openers(disk);
 	if (!openers)
 		disk->private_data = NULL;	/* later opens fail */
 	mutex_unlock(&disk->open_mutex);
 	if (openers) {
-		pr_err("%s: target is in use (open %d times); unmount or close it first\n",
+		pr_err("%s: target is in use (open %u times); unmount or close it first\n",
 		       name, openers);
 		ret = -EBUSY;
 		goto out;
@@ -461,7 +462,7 @@ restart:
 			goto restart;
 		}
 		mutex_lock(&t->disk->open_mutex);
-		if (atomic_read(&t->disk->part0->bd_openers))
+		if (disk_openers(t->disk))
 			pr_warn("%s: device %s goes away while the target is open; its I/O fails from now on\n",
 				t->name, dev->name);
 		t->disk->private_data = NULL;
