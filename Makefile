@@ -31,7 +31,7 @@ DEMO_GROUP_ocssd := ocssd-demo
 CC	?= gcc
 
 # Sources that make up the kernel modules (for the out-of-tree copies).
-KSRC	:= Kbuild drivers/lightnvm include/linux/lightnvm.h \
+KSRC	:= Kbuild drivers/lightnvm include/trace include/linux/lightnvm.h \
 	   include/uapi/linux/lightnvm.h
 
 TOOL_CFLAGS := -O2 -g -Wall -Wextra -Werror -I$(TOP)/include/uapi

@@ -68,6 +68,8 @@ overlay() {
 overlay drivers/lightnvm
 overlay include/linux/lightnvm.h
 overlay include/uapi/linux/lightnvm.h
+overlay include/trace/events/lightnvm.h
+overlay include/trace/events/rrpc.h
 overlay drivers/nvme/host/lightnvm.c
 overlay Documentation/lightnvm
 

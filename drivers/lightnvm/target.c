@@ -129,6 +129,31 @@ static bool nvm_disk_name_taken(struct gendisk *disk, const char *name)
 	return true;
 }
 
+/*
+ * The one check of a create request's LUN range: lun_begin <= lun_end <
+ * the device's number of LUNs. Compared as unsigned, so that a value of
+ * the ioctl's 32-bit fields over INT_MAX (negative here) is refused too
+ * and is printed as userspace gave it.
+ */
+static int nvm_tgt_check_luns(struct nvm_dev *dev, const char *name,
+			      const struct nvm_tgt_conf *conf)
+{
+	unsigned int begin = conf->lun_begin, end = conf->lun_end;
+	unsigned int nr_luns = dev->geo.nr_luns;
+
+	if (begin >= nr_luns) {
+		pr_err("%s: lun_begin %u out of range (%s has LUNs 0..%u)\n",
+		       name, begin, dev->name, nr_luns - 1);
+		return -EINVAL;
+	}
+	if (end < begin || end >= nr_luns) {
+		pr_err("%s: lun_end %u out of range (%u..%u)\n",
+		       name, end, begin, nr_luns - 1);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /**
  * nvm_tgt_reserve() - first step of creating a target: reserve it
  * @dev: registered device, bound to a media manager
@@ -163,18 +188,9 @@ struct nvm_target *nvm_tgt_reserve(struct nvm_dev *dev,
 		       dev->name, dev->name);
 		return ERR_PTR(-ENXIO);
 	}
-	if (conf->lun_begin < 0 || conf->lun_begin >= dev->geo.nr_luns) {
-		pr_err("%s: lun_begin %d out of range (device has LUNs 0..%d)\n",
-		       name, conf->lun_begin, dev->geo.nr_luns - 1);
-		return ERR_PTR(-EINVAL);
-	}
-	if (conf->lun_end < conf->lun_begin ||
-	    conf->lun_end >= dev->geo.nr_luns) {
-		pr_err("%s: lun_end %d out of range (%d..%d)\n",
-		       name, conf->lun_end, conf->lun_begin,
-		       dev->geo.nr_luns - 1);
-		return ERR_PTR(-EINVAL);
-	}
+	ret = nvm_tgt_check_luns(dev, name, conf);
+	if (ret)
+		return ERR_PTR(ret);
 	t = nvm_find_target(name);
 	if (t) {
 		ct = to_nvm_core_target(t);
