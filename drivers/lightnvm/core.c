@@ -13,7 +13,9 @@
 #include <linux/slab.h>
 #include <linux/completion.h>
 #include <linux/kmod.h>
+#include <linux/ctype.h>
 #include <linux/lightnvm.h>
+#include <kunit/visibility.h>
 
 #include "core.h"
 
@@ -169,12 +171,54 @@ static void nvm_autobind(struct nvm_dev *dev)
 	}
 }
 
-static bool nvm_name_ok(const char *name, size_t size)
+/**
+ * nvm_check_name() - check a name handed to the core
+ * @ctx: what the name is for, first word of the message ("create", ...)
+ * @field: the name's field, named in the message
+ * @name: the name
+ * @size: size of the array that holds it: at most @size - 1 characters
+ *
+ * Names of devices, media managers, target types and targets become
+ * directory and disk names. The rule, the same for all of them: 1 to
+ * @size - 1 ASCII letters, digits, '_', '-' and '.', not starting with
+ * '-' or '.'. Bytes above 0x7f are refused (the kernel's isalnum() takes
+ * Latin-1 letters, so it is only asked about ASCII bytes).
+ *
+ * Context: any.
+ * Return: 0, or -EINVAL with the reason logged.
+ */
+int nvm_check_name(const char *ctx, const char *field, const char *name,
+		   size_t size)
 {
-	size_t len = strnlen(name, size);
+	size_t len = strnlen(name, size), i;
 
-	return len && len < size;
+	if (len == size) {
+		pr_err("%s: %s is not NUL-terminated within its %zu bytes\n",
+		       ctx, field, size);
+		return -EINVAL;
+	}
+	if (!len) {
+		pr_err("%s: %s is empty\n", ctx, field);
+		return -EINVAL;
+	}
+	if (name[0] == '-' || name[0] == '.') {
+		pr_err("%s: %s \"%s\" starts with '%c'\n", ctx, field, name,
+		       name[0]);
+		return -EINVAL;
+	}
+	for (i = 0; i < len; i++) {
+		unsigned char c = name[i];
+
+		if ((isascii(c) && isalnum(c)) || c == '_' || c == '-' ||
+		    c == '.')
+			continue;
+		pr_err("%s: %s contains byte 0x%02x (allowed: ASCII letters, digits, '_', '-', '.')\n",
+		       ctx, field, c);
+		return -EINVAL;
+	}
+	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(nvm_check_name);
 
 /**
  * nvm_register_mm() - make a media manager available
@@ -190,12 +234,16 @@ int nvm_register_mm(struct nvm_mm_type *mt)
 	struct nvm_dev *dev;
 	int ret = 0;
 
-	if (!mt->name || !nvm_name_ok(mt->name, NVM_MMTYPE_LEN) ||
-	    !mt->register_mgr || !mt->unregister_mgr || !mt->get_blk ||
+	if (!mt->name) {
+		pr_err("media manager: name is NULL\n");
+		return -EINVAL;
+	}
+	if (nvm_check_name("media manager", "name", mt->name, NVM_MMTYPE_LEN))
+		return -EINVAL;
+	if (!mt->register_mgr || !mt->unregister_mgr || !mt->get_blk ||
 	    !mt->put_blk || !mt->erase_blk || !mt->mark_blk || !mt->get_lun ||
 	    !mt->reserve_lun || !mt->release_lun) {
-		pr_err("media manager %s: bad name or missing operations\n",
-		       mt->name ? mt->name : "(null)");
+		pr_err("media manager %s: missing operations\n", mt->name);
 		return -EINVAL;
 	}
 
@@ -258,10 +306,15 @@ int nvm_register_tgt_type(struct nvm_tgt_type *tt)
 {
 	int ret = 0;
 
-	if (!tt->name || !nvm_name_ok(tt->name, NVM_TTYPE_NAME_MAX) ||
-	    !tt->mq_ops || !tt->init || !tt->exit || !tt->queue_depth) {
-		pr_err("target type %s: bad name or missing operations\n",
-		       tt->name ? tt->name : "(null)");
+	if (!tt->name) {
+		pr_err("target type: name is NULL\n");
+		return -EINVAL;
+	}
+	if (nvm_check_name("target type", "name", tt->name,
+			   NVM_TTYPE_NAME_MAX))
+		return -EINVAL;
+	if (!tt->mq_ops || !tt->init || !tt->exit || !tt->queue_depth) {
+		pr_err("target type %s: missing operations\n", tt->name);
 		return -EINVAL;
 	}
 
@@ -421,11 +474,9 @@ int nvm_register(struct nvm_dev *dev)
 {
 	int ret;
 
-	if (!nvm_name_ok(dev->name, sizeof(dev->name)) ||
-	    strchr(dev->name, '/')) {
-		pr_err("device name is empty, too long or contains '/'\n");
+	if (nvm_check_name("register", "device name", dev->name,
+			   sizeof(dev->name)))
 		return -EINVAL;
-	}
 	if (WARN_ON_ONCE(dev->registered))
 		return -EBUSY;
 	ret = nvm_check_ops(dev);

@@ -72,6 +72,8 @@ static inline struct nvm_core_target *to_nvm_core_target(struct nvm_target *t)
 }
 
 /* core.c */
+int nvm_check_name(const char *ctx, const char *field, const char *name,
+		   size_t size);
 struct nvm_dev *nvm_find_dev(const char *name);
 struct nvm_mm_type *nvm_find_mm(const char *name);
 struct nvm_tgt_type *nvm_find_tgt_type(const char *name);

@@ -2,11 +2,15 @@
 /*
  * KUnit tests of the LightNVM core's pure logic: generic <-> device address
  * conversion, sector order inside a block, identity validation and the
- * geometry derived from it.
+ * geometry derived from it, and the rule for names.
  */
 
 #include <kunit/test.h>
 #include <linux/lightnvm.h>
+
+#include "core.h"
+
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 
 /* Generic layout itself: conversion must be the identity. */
 static const struct nvm_addr_format ppaf_generic = {
@@ -328,6 +332,46 @@ static void nvm_bb_fold(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, nvm_bb_tbl_fold(one, 3, 3), -EINVAL);
 }
 
+/* Names: ASCII letters, digits, '_', '-', '.'; not leading '-' or '.'. */
+static void nvm_name_accepts(struct kunit *test)
+{
+	static const char *const good[] = {
+		"a", "rrpc0", "t_a", "nvm_mem0", "A-b.c_9", "0", "_x", "a-", "a.",
+		"rrpc.1-2",
+	};
+	char longest[8];
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(good); i++)
+		KUNIT_EXPECT_EQ_MSG(test, nvm_check_name("test", "name", good[i],
+							 DISK_NAME_LEN), 0,
+				    "name \"%s\"", good[i]);
+	memset(longest, 'x', sizeof(longest) - 1);
+	longest[sizeof(longest) - 1] = '\0';
+	KUNIT_EXPECT_EQ(test, nvm_check_name("test", "name", longest,
+					     sizeof(longest)), 0);
+}
+
+static void nvm_name_refuses(struct kunit *test)
+{
+	static const char *const bad[] = {
+		"", "-a", ".a", ".", "..", "a/b", "/", "a b", " a", "a\xe9",
+		"\xe9t\xe9", "a\xff", "a\x80", "a\n", "a:b", "a*", "a\\b",
+	};
+	char full[8];
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++)
+		KUNIT_EXPECT_EQ_MSG(test, nvm_check_name("test", "name", bad[i],
+							 DISK_NAME_LEN),
+				    -EINVAL, "name %*phN", (int)strlen(bad[i]),
+				    bad[i]);
+	/* no NUL within the array: one character too long */
+	memset(full, 'x', sizeof(full));
+	KUNIT_EXPECT_EQ(test, nvm_check_name("test", "name", full,
+					     sizeof(full)), -EINVAL);
+}
+
 static struct kunit_case nvm_ppa_cases[] = {
 	KUNIT_CASE(nvm_ppa_roundtrip_generic),
 	KUNIT_CASE(nvm_ppa_roundtrip_packed),
@@ -354,7 +398,18 @@ static struct kunit_suite nvm_geo_suite = {
 	.test_cases = nvm_geo_cases,
 };
 
-kunit_test_suites(&nvm_ppa_suite, &nvm_geo_suite);
+static struct kunit_case nvm_name_cases[] = {
+	KUNIT_CASE(nvm_name_accepts),
+	KUNIT_CASE(nvm_name_refuses),
+	{}
+};
+
+static struct kunit_suite nvm_name_suite = {
+	.name = "lightnvm_name",
+	.test_cases = nvm_name_cases,
+};
+
+kunit_test_suites(&nvm_ppa_suite, &nvm_geo_suite, &nvm_name_suite);
 
 MODULE_DESCRIPTION("KUnit tests for the LightNVM core");
 MODULE_LICENSE("GPL");

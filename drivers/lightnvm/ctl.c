@@ -2,11 +2,13 @@
 /*
  * LightNVM core: the control device /dev/lightnvm/control and its six
  * ioctls (include/uapi/linux/lightnvm.h). Every field userspace hands in
- * is validated here before the core acts on it; each rejection says which
- * field was wrong. All commands need CAP_SYS_ADMIN. Commands run under
- * nvm_lock, except the slow parts of create and remove (the target's init
- * and exit, see target.c), so that INFO and GET_DEVICES answer while a
- * target is being created or removed.
+ * is validated before the core acts on it, here (names through
+ * nvm_check_name()) or, for the LUN range, which needs the device, in
+ * nvm_tgt_reserve(); each rejection says which field was wrong. All
+ * commands need CAP_SYS_ADMIN. Commands run under nvm_lock, except the
+ * slow parts of create and remove (the target's init and exit, see
+ * target.c), so that INFO and GET_DEVICES answer while a target is being
+ * created or removed.
  */
 
 #define pr_fmt(fmt) "lightnvm: " fmt
@@ -15,50 +17,12 @@
 #include <linux/miscdevice.h>
 #include <linux/fs.h>
 #include <linux/capability.h>
-#include <linux/ctype.h>
 #include <linux/uaccess.h>
 #include <linux/slab.h>
 #include <linux/kmod.h>
 #include <linux/lightnvm.h>
 
 #include "core.h"
-
-/* A name field must be non-empty and NUL-terminated within its array. */
-static int nvm_check_name(const char *cmd, const char *field,
-			  const char *name, size_t size)
-{
-	size_t len = strnlen(name, size);
-
-	if (len == size) {
-		pr_err("%s: %s is not NUL-terminated within its %zu bytes\n",
-		       cmd, field, size);
-		return -EINVAL;
-	}
-	if (!len) {
-		pr_err("%s: %s is empty\n", cmd, field);
-		return -EINVAL;
-	}
-	return 0;
-}
-
-/* Target names become disk names: keep them to safe characters. */
-static int nvm_check_tgt_name(const char *name)
-{
-	const char *c;
-
-	if (name[0] == '.') {
-		pr_err("create: tgtname \"%s\" starts with '.'\n", name);
-		return -EINVAL;
-	}
-	for (c = name; *c; c++) {
-		if (isalnum(*c) || *c == '_' || *c == '-' || *c == '.')
-			continue;
-		pr_err("create: tgtname contains character 0x%02x (allowed: letters, digits, '_', '-', '.')\n",
-		       (unsigned char)*c);
-		return -EINVAL;
-	}
-	return 0;
-}
 
 static long nvm_ioctl_info(void __user *arg)
 {
@@ -187,9 +151,6 @@ static long nvm_ioctl_dev_create(void __user *arg)
 			     sizeof(create.tgtname));
 	if (ret)
 		return ret;
-	ret = nvm_check_tgt_name(create.tgtname);
-	if (ret)
-		return ret;
 	if (create.flags & ~NVM_TARGET_FACTORY) {
 		pr_err("create: unknown flags 0x%x\n",
 		       create.flags & ~NVM_TARGET_FACTORY);
@@ -198,12 +159,7 @@ static long nvm_ioctl_dev_create(void __user *arg)
 
 	switch (create.conf.type) {
 	case NVM_CONFIG_TYPE_SIMPLE:
-		if (create.conf.s.lun_begin > INT_MAX ||
-		    create.conf.s.lun_end > INT_MAX) {
-			pr_err("create: lun_begin %u or lun_end %u too large\n",
-			       create.conf.s.lun_begin, create.conf.s.lun_end);
-			return -EINVAL;
-		}
+		/* the range is checked against the device in nvm_tgt_reserve() */
 		conf.lun_begin = create.conf.s.lun_begin;
 		conf.lun_end = create.conf.s.lun_end;
 		break;
@@ -224,11 +180,6 @@ static long nvm_ioctl_dev_create(void __user *arg)
 	default:
 		pr_err("create: unknown conf.type %u (0: simple, 1: extended)\n",
 		       create.conf.type);
-		return -EINVAL;
-	}
-	if (conf.lun_begin > conf.lun_end) {
-		pr_err("create: lun_begin %d is after lun_end %d\n",
-		       conf.lun_begin, conf.lun_end);
 		return -EINVAL;
 	}
 	conf.flags = create.flags;

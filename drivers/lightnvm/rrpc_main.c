@@ -46,13 +46,7 @@ static int rrpc_check(struct nvm_dev *dev, struct gendisk *disk,
 		       name, dev->name, geo->sec_per_pl, max_sect);
 		return -EINVAL;
 	}
-	if (conf->lun_begin < 0 || conf->lun_end >= geo->nr_luns ||
-	    conf->lun_begin > conf->lun_end) {
-		pr_err("%s: lun_begin %d / lun_end %d: not a LUN range of %s (0..%d)\n",
-		       name, conf->lun_begin, conf->lun_end, dev->name,
-		       geo->nr_luns - 1);
-		return -EINVAL;
-	}
+	/* the core checked that the range lies within the device */
 	if (conf->lun_end > U16_MAX) {
 		pr_err("%s: lun_end %d: rrpc records LUN ranges in 16 bits\n",
 		       name, conf->lun_end);
