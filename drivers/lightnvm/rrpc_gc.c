@@ -13,6 +13,7 @@
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include "rrpc.h"
+#include <trace/events/rrpc.h>
 
 /**
  * rrpc_gc_kick() - let a LUN's GC run (it decides itself if it has work)
@@ -122,6 +123,8 @@ struct rrpc_block *rrpc_get_blk(struct rrpc_lun *rlun, bool gc)
 		if (!rblk->erased) {
 			atomic64_inc(&rrpc->stats.erases);
 			ret = nvm_erase_blk(rrpc->dev, blk);
+			trace_rrpc_erase(rrpc->disk->disk_name,
+					 rlun->parent->id, blk->id, false, ret);
 		}
 		if (ret == -EIO) {
 			/* the media manager marked it grown bad: put retires it */
@@ -183,6 +186,8 @@ static void rrpc_gc_release(struct rrpc_lun *rlun, struct rrpc_block *rblk)
 	if (!rblk->bad && !READ_ONCE(rrpc->dead)) {
 		atomic64_inc(&rrpc->stats.erases);
 		ret = nvm_erase_blk(rrpc->dev, rblk->parent);
+		trace_rrpc_erase(rrpc->disk->disk_name, rlun->parent->id,
+				 rblk->parent->id, true, ret);
 		if (ret == -EIO)
 			atomic64_inc(&rrpc->stats.grown_bad);
 		else if (ret)
@@ -419,6 +424,10 @@ void rrpc_gc_work(struct work_struct *work)
 			if (victim->bad)
 				rlun->nr_bad--;
 			victim->state = RRPC_BLK_GC;
+			trace_rrpc_gc_victim(rrpc->disk->disk_name,
+					     rlun->parent->id, victim->parent->id,
+					     victim->nr_valid, victim->next_off,
+					     victim->bad);
 		}
 		spin_unlock(&rlun->lock);
 		if (!victim) {

@@ -22,6 +22,7 @@
 #include <linux/highmem.h>
 #include <linux/slab.h>
 #include "rrpc.h"
+#include <trace/events/rrpc.h>
 
 static inline struct rrpc_unit *rrpc_slot_unit(struct rrpc *rrpc, u32 slot)
 {
@@ -113,6 +114,9 @@ static void rrpc_wb_new_cur(struct rrpc *rrpc)
 static bool rrpc_flush_locked(struct rrpc *rrpc, struct rrpc_rq *rrq)
 {
 	lockdep_assert_held(&rrpc->wb_lock);
+	trace_rrpc_flush(rrpc->disk->disk_name, rrpc->wb_seq,
+			 rrpc->wb_cur ? rrpc->spp - rrpc->wb_cur->nr : 0,
+			 !list_empty(&rrpc->wb_inflight));
 	if (list_empty(&rrpc->wb_inflight))
 		return false;
 	if (rrpc->wb_cur)
@@ -336,6 +340,9 @@ int rrpc_program(struct rrpc_lun *rlun, struct rrpc_unit *u, bool gc)
 
 	ret = nvm_submit_io_sync(rrpc->dev, rqd);
 	bio_uninit(&u->bio);
+	trace_rrpc_program(rrpc->disk->disk_name, rlun->parent->id,
+			   spp > 1 ? u->ppa_list[0] : rqd->ppa_addr, base, spp,
+			   nr_data, gc, ret ? ret : rqd->error);
 	if ((ret || rqd->error) && rqd->error != NVM_RSP_ERR_FAILWRITE) {
 		/* not a media error: the device does not take programs */
 		pr_err_ratelimited("%s: program of block %u (LUN %d) failed (%d/0x%x)\n",
@@ -734,6 +741,8 @@ static blk_status_t rrpc_write_rq(struct rrpc *rrpc, struct request *rq,
 	}
 	blk_mq_start_request(rq);
 	rrpc_write_fill(rrpc, rq, lba);
+	trace_rrpc_write(rrpc->disk->disk_name, lba, nr,
+			 rq->cmd_flags & (REQ_FUA | REQ_PREFLUSH));
 	if (rq->cmd_flags & (REQ_FUA | REQ_PREFLUSH))
 		wait = rrpc_flush_locked(rrpc, rrq);
 	spin_unlock(&rrpc->wb_lock);
@@ -846,6 +855,8 @@ static blk_status_t rrpc_discard_rq(struct rrpc *rrpc, struct request *rq,
 	}
 	rrpc_unmap_range(rrpc, lba, nr);
 	spin_unlock(&rrpc->wb_lock);
+	trace_rrpc_discard(rrpc->disk->disk_name, lba, nr,
+			   req_op(rq) == REQ_OP_WRITE_ZEROES, rec);
 
 	atomic64_add(nr, &rrpc->stats.discarded);
 	for (i = 0; i < rrpc->nr_luns; i++)

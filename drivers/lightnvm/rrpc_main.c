@@ -14,6 +14,9 @@
 #include <linux/sysfs.h>
 #include "rrpc.h"
 
+#define CREATE_TRACE_POINTS
+#include <trace/events/rrpc.h>
+
 static unsigned int rrpc_default_op = RRPC_DEFAULT_OP;
 module_param_named(over_prov, rrpc_default_op, uint, 0644);
 MODULE_PARM_DESC(over_prov,
@@ -331,6 +334,9 @@ static void *rrpc_init(struct nvm_target *tgt, struct gendisk *disk,
 		rrpc->rec.torn, rrpc->rec.scanned,
 		rrpc->rec.mode == RRPC_REC_FACTORY ? "blocks erased" : "sectors",
 		rrpc->rec.ms);
+	trace_rrpc_recover(disk->disk_name, rrpc_rec_modes[rrpc->rec.mode],
+			   rrpc->rec.ms, rrpc->rec.scanned, rrpc->rec.blocks,
+			   rrpc->rec.mapped, rrpc->rec.trims, rrpc->rec.torn);
 	/* recovered blocks may leave a LUN short of free blocks */
 	for (i = 0; i < rrpc->nr_luns; i++)
 		rrpc_gc_kick(&rrpc->luns[i]);

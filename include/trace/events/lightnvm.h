@@ -58,46 +58,37 @@ TRACE_DEFINE_ENUM(NVM_BLK_ST_BAD);
 		      { NVM_BLK_ST_BAD,		"bad" })
 
 DECLARE_EVENT_CLASS(nvm_io,
-
-	TP_PROTO(const struct nvm_dev *dev, const struct nvm_rq *rqd),
-
-	TP_ARGS(dev, rqd),
-
-	TP_STRUCT__entry(
-		__string(dev, dev->name)
-		__field(u8, opcode)
-		__field(u16, nr_ppas)
-		__field(u16, flags)
-		__field(u8, ch)
-		__field(u8, lun)
-		__field(u8, pl)
-		__field(u16, blk)
-		__field(u16, pg)
-		__field(u8, sec)
-		__field(int, error)
-		__field(u64, ppa_status)
-	),
-
-	TP_fast_assign(
-		__assign_str(dev, dev->name);
-		__entry->opcode = rqd->opcode;
-		__entry->nr_ppas = rqd->nr_ppas;
-		__entry->flags = rqd->flags;
-		__entry->ch = nvm_trace_ppa0(rqd).g.ch;
-		__entry->lun = nvm_trace_ppa0(rqd).g.lun;
-		__entry->pl = nvm_trace_ppa0(rqd).g.pl;
-		__entry->blk = nvm_trace_ppa0(rqd).g.blk;
-		__entry->pg = nvm_trace_ppa0(rqd).g.pg;
-		__entry->sec = nvm_trace_ppa0(rqd).g.sec;
-		__entry->error = rqd->error;
-		__entry->ppa_status = rqd->ppa_status;
-	),
-
-	TP_printk("%s %s nr_ppas=%u ppa=ch%u/lun%u/pl%u/blk%u/pg%u/sec%u flags=0x%x error=0x%x ppa_status=0x%llx",
-		  __get_str(dev), show_nvm_opcode(__entry->opcode),
-		  __entry->nr_ppas, __entry->ch, __entry->lun, __entry->pl,
-		  __entry->blk, __entry->pg, __entry->sec, __entry->flags,
-		  __entry->error, __entry->ppa_status)
+		    TP_PROTO(const struct nvm_dev *dev, const struct nvm_rq *rqd),
+		    TP_ARGS(dev, rqd),
+		    TP_STRUCT__entry(__string(dev, dev->name)
+				     __field(u8, opcode)
+				     __field(u16, nr_ppas)
+				     __field(u16, flags)
+				     __field(u8, ch)
+				     __field(u8, lun)
+				     __field(u8, pl)
+				     __field(u16, blk)
+				     __field(u16, pg)
+				     __field(u8, sec)
+				     __field(int, error)
+				     __field(u64, ppa_status)),
+		    TP_fast_assign(__assign_str(dev, dev->name);
+				   __entry->opcode = rqd->opcode;
+				   __entry->nr_ppas = rqd->nr_ppas;
+				   __entry->flags = rqd->flags;
+				   __entry->ch = nvm_trace_ppa0(rqd).g.ch;
+				   __entry->lun = nvm_trace_ppa0(rqd).g.lun;
+				   __entry->pl = nvm_trace_ppa0(rqd).g.pl;
+				   __entry->blk = nvm_trace_ppa0(rqd).g.blk;
+				   __entry->pg = nvm_trace_ppa0(rqd).g.pg;
+				   __entry->sec = nvm_trace_ppa0(rqd).g.sec;
+				   __entry->error = rqd->error;
+				   __entry->ppa_status = rqd->ppa_status;),
+		    TP_printk("%s %s nr_ppas=%u ppa=ch%u/lun%u/pl%u/blk%u/pg%u/sec%u flags=0x%x error=0x%x ppa_status=0x%llx",
+			      __get_str(dev), show_nvm_opcode(__entry->opcode),
+			      __entry->nr_ppas, __entry->ch, __entry->lun, __entry->pl,
+			      __entry->blk, __entry->pg, __entry->sec, __entry->flags,
+			      __entry->error, __entry->ppa_status)
 );
 
 /**
@@ -108,8 +99,8 @@ DECLARE_EVENT_CLASS(nvm_io,
  * Called by nvm_submit_io() once the request passed its checks.
  */
 DEFINE_EVENT(nvm_io, nvm_io_submit,
-	TP_PROTO(const struct nvm_dev *dev, const struct nvm_rq *rqd),
-	TP_ARGS(dev, rqd)
+	     TP_PROTO(const struct nvm_dev *dev, const struct nvm_rq *rqd),
+	     TP_ARGS(dev, rqd)
 );
 
 /**
@@ -122,33 +113,24 @@ DEFINE_EVENT(nvm_io, nvm_io_submit,
  * Called by nvm_end_io() before the request's end_io.
  */
 DEFINE_EVENT(nvm_io, nvm_io_done,
-	TP_PROTO(const struct nvm_dev *dev, const struct nvm_rq *rqd),
-	TP_ARGS(dev, rqd)
+	     TP_PROTO(const struct nvm_dev *dev, const struct nvm_rq *rqd),
+	     TP_ARGS(dev, rqd)
 );
 
 DECLARE_EVENT_CLASS(gennvm_blk,
-
-	TP_PROTO(const struct nvm_dev *dev, const struct nvm_block *blk),
-
-	TP_ARGS(dev, blk),
-
-	TP_STRUCT__entry(
-		__string(dev, dev->name)
-		__field(int, lun)
-		__field(unsigned int, blk)
-		__field(int, state)
-	),
-
-	TP_fast_assign(
-		__assign_str(dev, dev->name);
-		__entry->lun = blk->lun->id;
-		__entry->blk = blk->id;
-		__entry->state = READ_ONCE(blk->state);
-	),
-
-	TP_printk("%s lun=%d blk=%u state=%s",
-		  __get_str(dev), __entry->lun, __entry->blk,
-		  show_nvm_blk_state(__entry->state))
+		    TP_PROTO(const struct nvm_dev *dev, const struct nvm_block *blk),
+		    TP_ARGS(dev, blk),
+		    TP_STRUCT__entry(__string(dev, dev->name)
+				     __field(int, lun)
+				     __field(unsigned int, blk)
+				     __field(int, state)),
+		    TP_fast_assign(__assign_str(dev, dev->name);
+				   __entry->lun = blk->lun->id;
+				   __entry->blk = blk->id;
+				   __entry->state = READ_ONCE(blk->state);),
+		    TP_printk("%s lun=%d blk=%u state=%s",
+			      __get_str(dev), __entry->lun, __entry->blk,
+			      show_nvm_blk_state(__entry->state))
 );
 
 /**
@@ -157,8 +139,8 @@ DECLARE_EVENT_CLASS(gennvm_blk,
  * @blk: the block, now "open"
  */
 DEFINE_EVENT(gennvm_blk, gennvm_get_blk,
-	TP_PROTO(const struct nvm_dev *dev, const struct nvm_block *blk),
-	TP_ARGS(dev, blk)
+	     TP_PROTO(const struct nvm_dev *dev, const struct nvm_block *blk),
+	     TP_ARGS(dev, blk)
 );
 
 /**
@@ -168,8 +150,8 @@ DEFINE_EVENT(gennvm_blk, gennvm_get_blk,
  * @blk: the block, now "open"
  */
 DEFINE_EVENT(gennvm_blk, gennvm_claim_blk,
-	TP_PROTO(const struct nvm_dev *dev, const struct nvm_block *blk),
-	TP_ARGS(dev, blk)
+	     TP_PROTO(const struct nvm_dev *dev, const struct nvm_block *blk),
+	     TP_ARGS(dev, blk)
 );
 
 /**
@@ -179,8 +161,8 @@ DEFINE_EVENT(gennvm_blk, gennvm_claim_blk,
  *	free list, "open|bad" (marked bad while out) to the bad list
  */
 DEFINE_EVENT(gennvm_blk, gennvm_put_blk,
-	TP_PROTO(const struct nvm_dev *dev, const struct nvm_block *blk),
-	TP_ARGS(dev, blk)
+	     TP_PROTO(const struct nvm_dev *dev, const struct nvm_block *blk),
+	     TP_ARGS(dev, blk)
 );
 
 /**
@@ -192,31 +174,22 @@ DEFINE_EVENT(gennvm_blk, gennvm_put_blk,
  *	when its target puts it back)
  */
 TRACE_EVENT(gennvm_mark_blk,
-
-	TP_PROTO(const struct nvm_dev *dev, struct ppa_addr ppa, int type,
-		 bool changed),
-
-	TP_ARGS(dev, ppa, type, changed),
-
-	TP_STRUCT__entry(
-		__string(dev, dev->name)
-		__field(int, lun)
-		__field(unsigned int, blk)
-		__field(int, type)
-		__field(bool, changed)
-	),
-
-	TP_fast_assign(
-		__assign_str(dev, dev->name);
-		__entry->lun = ppa.g.ch * dev->geo.luns_per_chnl + ppa.g.lun;
-		__entry->blk = ppa.g.blk;
-		__entry->type = type;
-		__entry->changed = changed;
-	),
-
-	TP_printk("%s lun=%d blk=%u type=%s changed=%d",
-		  __get_str(dev), __entry->lun, __entry->blk,
-		  show_nvm_blk_type(__entry->type), __entry->changed)
+	    TP_PROTO(const struct nvm_dev *dev, struct ppa_addr ppa, int type,
+		     bool changed),
+	    TP_ARGS(dev, ppa, type, changed),
+	    TP_STRUCT__entry(__string(dev, dev->name)
+			     __field(int, lun)
+			     __field(unsigned int, blk)
+			     __field(int, type)
+			     __field(bool, changed)),
+	    TP_fast_assign(__assign_str(dev, dev->name);
+			   __entry->lun = ppa.g.ch * dev->geo.luns_per_chnl + ppa.g.lun;
+			   __entry->blk = ppa.g.blk;
+			   __entry->type = type;
+			   __entry->changed = changed;),
+	    TP_printk("%s lun=%d blk=%u type=%s changed=%d",
+		      __get_str(dev), __entry->lun, __entry->blk,
+		      show_nvm_blk_type(__entry->type), __entry->changed)
 );
 
 #endif /* _TRACE_LIGHTNVM_H */

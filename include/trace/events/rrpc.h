@@ -25,27 +25,18 @@
  * @flush: a FUA or preflush write: it completes once on the media
  */
 TRACE_EVENT(rrpc_write,
-
-	TP_PROTO(const char *disk, u32 lba, u32 nr, bool flush),
-
-	TP_ARGS(disk, lba, nr, flush),
-
-	TP_STRUCT__entry(
-		__string(disk, disk)
-		__field(u32, lba)
-		__field(u32, nr)
-		__field(bool, flush)
-	),
-
-	TP_fast_assign(
-		__assign_str(disk, disk);
-		__entry->lba = lba;
-		__entry->nr = nr;
-		__entry->flush = flush;
-	),
-
-	TP_printk("%s lba=%u nr=%u flush=%d", __get_str(disk),
-		  __entry->lba, __entry->nr, __entry->flush)
+	    TP_PROTO(const char *disk, u32 lba, u32 nr, bool flush),
+	    TP_ARGS(disk, lba, nr, flush),
+	    TP_STRUCT__entry(__string(disk, disk)
+			     __field(u32, lba)
+			     __field(u32, nr)
+			     __field(bool, flush)),
+	    TP_fast_assign(__assign_str(disk, disk);
+			   __entry->lba = lba;
+			   __entry->nr = nr;
+			   __entry->flush = flush;),
+	    TP_printk("%s lba=%u nr=%u flush=%d", __get_str(disk),
+		      __entry->lba, __entry->nr, __entry->flush)
 );
 
 /**
@@ -60,40 +51,31 @@ TRACE_EVENT(rrpc_write,
  * @error: 0, a negative errno or the device's %NVM_RSP_* status
  */
 TRACE_EVENT(rrpc_program,
-
-	TP_PROTO(const char *disk, int lun, struct ppa_addr ppa, u32 paddr,
-		 u32 nr, u32 nr_data, bool gc, int error),
-
-	TP_ARGS(disk, lun, ppa, paddr, nr, nr_data, gc, error),
-
-	TP_STRUCT__entry(
-		__string(disk, disk)
-		__field(int, lun)
-		__field(u16, blk)
-		__field(u16, pg)
-		__field(u32, paddr)
-		__field(u32, nr)
-		__field(u32, nr_data)
-		__field(bool, gc)
-		__field(int, error)
-	),
-
-	TP_fast_assign(
-		__assign_str(disk, disk);
-		__entry->lun = lun;
-		__entry->blk = ppa.g.blk;
-		__entry->pg = ppa.g.pg;
-		__entry->paddr = paddr;
-		__entry->nr = nr;
-		__entry->nr_data = nr_data;
-		__entry->gc = gc;
-		__entry->error = error;
-	),
-
-	TP_printk("%s lun=%d blk=%u pg=%u paddr=%u nr=%u data=%u gc=%d error=%d",
-		  __get_str(disk), __entry->lun, __entry->blk, __entry->pg,
-		  __entry->paddr, __entry->nr, __entry->nr_data, __entry->gc,
-		  __entry->error)
+	    TP_PROTO(const char *disk, int lun, struct ppa_addr ppa, u32 paddr,
+		     u32 nr, u32 nr_data, bool gc, int error),
+	    TP_ARGS(disk, lun, ppa, paddr, nr, nr_data, gc, error),
+	    TP_STRUCT__entry(__string(disk, disk)
+			     __field(int, lun)
+			     __field(u16, blk)
+			     __field(u16, pg)
+			     __field(u32, paddr)
+			     __field(u32, nr)
+			     __field(u32, nr_data)
+			     __field(bool, gc)
+			     __field(int, error)),
+	    TP_fast_assign(__assign_str(disk, disk);
+			   __entry->lun = lun;
+			   __entry->blk = ppa.g.blk;
+			   __entry->pg = ppa.g.pg;
+			   __entry->paddr = paddr;
+			   __entry->nr = nr;
+			   __entry->nr_data = nr_data;
+			   __entry->gc = gc;
+			   __entry->error = error;),
+	    TP_printk("%s lun=%d blk=%u pg=%u paddr=%u nr=%u data=%u gc=%d error=%d",
+		      __get_str(disk), __entry->lun, __entry->blk, __entry->pg,
+		      __entry->paddr, __entry->nr, __entry->nr_data, __entry->gc,
+		      __entry->error)
 );
 
 /**
@@ -102,37 +84,29 @@ TRACE_EVENT(rrpc_program,
  * @lun: device LUN index
  * @blk: block id in the LUN
  * @valid: sectors still mapped, to be moved
- * @invalid: written sectors no longer mapped (overwritten, discarded)
+ * @written: sectors programmed in it; the event records the invalid ones,
+ *	written but no longer mapped (overwritten, discarded)
  * @bad: the block is retired after a failed program (evacuated first)
  */
 TRACE_EVENT(rrpc_gc_victim,
-
-	TP_PROTO(const char *disk, int lun, u32 blk, u32 valid, u32 invalid,
-		 bool bad),
-
-	TP_ARGS(disk, lun, blk, valid, invalid, bad),
-
-	TP_STRUCT__entry(
-		__string(disk, disk)
-		__field(int, lun)
-		__field(u32, blk)
-		__field(u32, valid)
-		__field(u32, invalid)
-		__field(bool, bad)
-	),
-
-	TP_fast_assign(
-		__assign_str(disk, disk);
-		__entry->lun = lun;
-		__entry->blk = blk;
-		__entry->valid = valid;
-		__entry->invalid = invalid;
-		__entry->bad = bad;
-	),
-
-	TP_printk("%s lun=%d blk=%u valid=%u invalid=%u bad=%d",
-		  __get_str(disk), __entry->lun, __entry->blk, __entry->valid,
-		  __entry->invalid, __entry->bad)
+	    TP_PROTO(const char *disk, int lun, u32 blk, u32 valid, u32 written,
+		     bool bad),
+	    TP_ARGS(disk, lun, blk, valid, written, bad),
+	    TP_STRUCT__entry(__string(disk, disk)
+			     __field(int, lun)
+			     __field(u32, blk)
+			     __field(u32, valid)
+			     __field(u32, invalid)
+			     __field(bool, bad)),
+	    TP_fast_assign(__assign_str(disk, disk);
+			   __entry->lun = lun;
+			   __entry->blk = blk;
+			   __entry->valid = valid;
+			   __entry->invalid = written > valid ? written - valid : 0;
+			   __entry->bad = bad;),
+	    TP_printk("%s lun=%d blk=%u valid=%u invalid=%u bad=%d",
+		      __get_str(disk), __entry->lun, __entry->blk, __entry->valid,
+		      __entry->invalid, __entry->bad)
 );
 
 /**
@@ -144,29 +118,20 @@ TRACE_EVENT(rrpc_gc_victim,
  * @ret: 0, -EIO (the block is retired) or another errno
  */
 TRACE_EVENT(rrpc_erase,
-
-	TP_PROTO(const char *disk, int lun, u32 blk, bool gc, int ret),
-
-	TP_ARGS(disk, lun, blk, gc, ret),
-
-	TP_STRUCT__entry(
-		__string(disk, disk)
-		__field(int, lun)
-		__field(u32, blk)
-		__field(bool, gc)
-		__field(int, ret)
-	),
-
-	TP_fast_assign(
-		__assign_str(disk, disk);
-		__entry->lun = lun;
-		__entry->blk = blk;
-		__entry->gc = gc;
-		__entry->ret = ret;
-	),
-
-	TP_printk("%s lun=%d blk=%u gc=%d ret=%d", __get_str(disk),
-		  __entry->lun, __entry->blk, __entry->gc, __entry->ret)
+	    TP_PROTO(const char *disk, int lun, u32 blk, bool gc, int ret),
+	    TP_ARGS(disk, lun, blk, gc, ret),
+	    TP_STRUCT__entry(__string(disk, disk)
+			     __field(int, lun)
+			     __field(u32, blk)
+			     __field(bool, gc)
+			     __field(int, ret)),
+	    TP_fast_assign(__assign_str(disk, disk);
+			   __entry->lun = lun;
+			   __entry->blk = blk;
+			   __entry->gc = gc;
+			   __entry->ret = ret;),
+	    TP_printk("%s lun=%d blk=%u gc=%d ret=%d", __get_str(disk),
+		      __entry->lun, __entry->blk, __entry->gc, __entry->ret)
 );
 
 /**
@@ -177,27 +142,18 @@ TRACE_EVENT(rrpc_erase,
  * @wait: something was in flight (else the flush completes at once)
  */
 TRACE_EVENT(rrpc_flush,
-
-	TP_PROTO(const char *disk, u64 seq, u32 pad, bool wait),
-
-	TP_ARGS(disk, seq, pad, wait),
-
-	TP_STRUCT__entry(
-		__string(disk, disk)
-		__field(u64, seq)
-		__field(u32, pad)
-		__field(bool, wait)
-	),
-
-	TP_fast_assign(
-		__assign_str(disk, disk);
-		__entry->seq = seq;
-		__entry->pad = pad;
-		__entry->wait = wait;
-	),
-
-	TP_printk("%s seq=%llu pad=%u wait=%d", __get_str(disk),
-		  __entry->seq, __entry->pad, __entry->wait)
+	    TP_PROTO(const char *disk, u64 seq, u32 pad, bool wait),
+	    TP_ARGS(disk, seq, pad, wait),
+	    TP_STRUCT__entry(__string(disk, disk)
+			     __field(u64, seq)
+			     __field(u32, pad)
+			     __field(bool, wait)),
+	    TP_fast_assign(__assign_str(disk, disk);
+			   __entry->seq = seq;
+			   __entry->pad = pad;
+			   __entry->wait = wait;),
+	    TP_printk("%s seq=%llu pad=%u wait=%d", __get_str(disk),
+		      __entry->seq, __entry->pad, __entry->wait)
 );
 
 /**
@@ -210,29 +166,20 @@ TRACE_EVENT(rrpc_flush,
  *	with a full buffer)
  */
 TRACE_EVENT(rrpc_discard,
-
-	TP_PROTO(const char *disk, u32 lba, u32 nr, bool zeroes, bool rec),
-
-	TP_ARGS(disk, lba, nr, zeroes, rec),
-
-	TP_STRUCT__entry(
-		__string(disk, disk)
-		__field(u32, lba)
-		__field(u32, nr)
-		__field(bool, zeroes)
-		__field(bool, rec)
-	),
-
-	TP_fast_assign(
-		__assign_str(disk, disk);
-		__entry->lba = lba;
-		__entry->nr = nr;
-		__entry->zeroes = zeroes;
-		__entry->rec = rec;
-	),
-
-	TP_printk("%s lba=%u nr=%u zeroes=%d rec=%d", __get_str(disk),
-		  __entry->lba, __entry->nr, __entry->zeroes, __entry->rec)
+	    TP_PROTO(const char *disk, u32 lba, u32 nr, bool zeroes, bool rec),
+	    TP_ARGS(disk, lba, nr, zeroes, rec),
+	    TP_STRUCT__entry(__string(disk, disk)
+			     __field(u32, lba)
+			     __field(u32, nr)
+			     __field(bool, zeroes)
+			     __field(bool, rec)),
+	    TP_fast_assign(__assign_str(disk, disk);
+			   __entry->lba = lba;
+			   __entry->nr = nr;
+			   __entry->zeroes = zeroes;
+			   __entry->rec = rec;),
+	    TP_printk("%s lba=%u nr=%u zeroes=%d rec=%d", __get_str(disk),
+		      __entry->lba, __entry->nr, __entry->zeroes, __entry->rec)
 );
 
 /**
@@ -247,38 +194,29 @@ TRACE_EVENT(rrpc_discard,
  * @torn: unreadable sectors
  */
 TRACE_EVENT(rrpc_recover,
-
-	TP_PROTO(const char *disk, const char *mode, u64 ms, u64 scanned,
-		 u32 blocks, u64 mapped, u32 trims, u32 torn),
-
-	TP_ARGS(disk, mode, ms, scanned, blocks, mapped, trims, torn),
-
-	TP_STRUCT__entry(
-		__string(disk, disk)
-		__string(mode, mode)
-		__field(u64, ms)
-		__field(u64, scanned)
-		__field(u32, blocks)
-		__field(u64, mapped)
-		__field(u32, trims)
-		__field(u32, torn)
-	),
-
-	TP_fast_assign(
-		__assign_str(disk, disk);
-		__assign_str(mode, mode);
-		__entry->ms = ms;
-		__entry->scanned = scanned;
-		__entry->blocks = blocks;
-		__entry->mapped = mapped;
-		__entry->trims = trims;
-		__entry->torn = torn;
-	),
-
-	TP_printk("%s mode=%s ms=%llu scanned=%llu blocks=%u mapped=%llu trims=%u torn=%u",
-		  __get_str(disk), __get_str(mode), __entry->ms,
-		  __entry->scanned, __entry->blocks, __entry->mapped,
-		  __entry->trims, __entry->torn)
+	    TP_PROTO(const char *disk, const char *mode, u64 ms, u64 scanned,
+		     u32 blocks, u64 mapped, u32 trims, u32 torn),
+	    TP_ARGS(disk, mode, ms, scanned, blocks, mapped, trims, torn),
+	    TP_STRUCT__entry(__string(disk, disk)
+			     __string(mode, mode)
+			     __field(u64, ms)
+			     __field(u64, scanned)
+			     __field(u32, blocks)
+			     __field(u64, mapped)
+			     __field(u32, trims)
+			     __field(u32, torn)),
+	    TP_fast_assign(__assign_str(disk, disk);
+			   __assign_str(mode, mode);
+			   __entry->ms = ms;
+			   __entry->scanned = scanned;
+			   __entry->blocks = blocks;
+			   __entry->mapped = mapped;
+			   __entry->trims = trims;
+			   __entry->torn = torn;),
+	    TP_printk("%s mode=%s ms=%llu scanned=%llu blocks=%u mapped=%llu trims=%u torn=%u",
+		      __get_str(disk), __get_str(mode), __entry->ms,
+		      __entry->scanned, __entry->blocks, __entry->mapped,
+		      __entry->trims, __entry->torn)
 );
 
 #endif /* _TRACE_RRPC_H */
