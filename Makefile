@@ -5,8 +5,10 @@
 #   make [modules]     build the modules out of tree against KDIR
 #                      (default: Debian's 6.1 amd64 headers)
 #   make modules_install   install them into /lib/modules/<KDIR's release>
-#   make demo          boot the test VM and run the main job end to end
-#                      [DEVICE=mem (nvm_mem, default) or DEVICE=ocssd (QEMU)]
+#   make demo          boot a VM and run the main job end to end
+#                      [DEVICE=mem: Debian's kernel and QEMU, nvm_mem (default);
+#                       DEVICE=ocssd: our kernel and QEMU, its Open-Channel SSD]
+#   make deb           Debian packages lightnvm-dkms and lnvm into build/deb
 #   make check         build everything and run the tests [TESTS=pattern]
 #   make powercut      100 power cuts on nvm_mem, then killed QEMU boots
 #                      [PC_CUTS=80 PC_EXT4=20 PC_QEMU=20]; not in check
@@ -26,8 +28,10 @@ JOBS	?= $(shell nproc)
 TESTS	?=
 # the demo's device: the memory-backed nvm_mem0 or the QEMU Open-Channel SSD
 DEVICE	?= mem
-DEMO_GROUP_mem	 := debug
+DEMO_GROUP_mem	 := demo
 DEMO_GROUP_ocssd := ocssd-demo
+# the default demo runs under Debian's packaged QEMU (qemu-system-x86)
+DEMO_QEMU ?= /usr/bin/qemu-system-x86_64
 CC	?= gcc
 
 # Sources that make up the kernel modules (for the out-of-tree copies).
@@ -40,12 +44,12 @@ TOOLS_SRC   := $(wildcard tools/lightnvm/*.c) \
 TOOLS_BIN   := $(patsubst %.c,$(B)/tools/%,$(notdir $(TOOLS_SRC)))
 
 .PHONY: all modules modules_install kernel qemu tools initramfs testmods \
-	deps check demo powercut clean distclean help
+	deps check demo deb powercut clean distclean help
 
 all: modules
 
 help:
-	@sed -n '3,19p' $(TOP)/Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,22p' $(TOP)/Makefile | sed 's/^# \{0,1\}//'
 
 # Build in a tree of symlinks under build/ so that objects never land in
 # the source tree.
@@ -123,10 +127,27 @@ powercut: deps
 	@PCW_CUTS=$(PC_CUTS) PCW_EXT4=$(PC_EXT4) PCW_QEMU=$(PC_QEMU) \
 		bash $(TOP)/tools/testing/lightnvm/lib/pcw.sh powercut $(TOP)
 
-demo: deps
+# make demo: DEVICE=mem boots Debian's stock kernel with the out-of-tree
+# modules under Debian's QEMU (no kernel or QEMU build, only the demo's
+# packages); DEVICE=ocssd builds the debug kernel and our QEMU (the
+# Open-Channel SSD emulation) first.
+demo:
 	@$(if $(DEMO_GROUP_$(DEVICE)),:,echo "DEVICE=$(DEVICE): use DEVICE=mem or DEVICE=ocssd" >&2; exit 2)
+ifeq ($(DEVICE),ocssd)
+	@bash $(TOP)/scripts/install-deps.sh
+	@$(if $(wildcard $(B)/kernel/arch/x86/boot/bzImage),,echo "demo: building the debug kernel with NVMe open-channel support (make kernel, about 10 minutes on 2 cores)")
+	@$(if $(wildcard $(B)/qemu/qemu-system-x86_64),,echo "demo: building QEMU with the Open-Channel SSD emulation (make qemu, about 4 minutes on 2 cores)")
 	@$(MAKE) --no-print-directory kernel qemu tools initramfs
 	@bash $(TOP)/tools/testing/lightnvm/check --demo $(DEMO_GROUP_$(DEVICE))
+else
+	@bash $(TOP)/scripts/install-deps.sh demo
+	@$(MAKE) --no-print-directory -s modules tools initramfs
+	@QEMU=$(DEMO_QEMU) bash $(TOP)/tools/testing/lightnvm/check --demo $(DEMO_GROUP_$(DEVICE))
+endif
+
+# Debian packages (debhelper, dh-dkms) into build/deb; version: dkms.conf
+deb:
+	@KSRC="$(KSRC)" bash $(TOP)/scripts/package/mkdeb.sh
 
 clean:
 	rm -rf $(B)/oot $(B)/tools $(B)/testmods $(B)/kmods $(B)/vm $(B)/logs

@@ -1,17 +1,40 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Install every Debian package the build, the tests and the demo need.
-# Idempotent: exits at once when everything is already installed.
-# Also enables deb-src so that `apt-get source qemu` works.
+# Install the Debian packages a job needs. Idempotent: exits at once when
+# everything is already installed.
+#
+#   install-deps.sh [all]   everything: the build of the debug kernel and
+#                           QEMU, the tests, the packages (make check);
+#                           also enables deb-src for `apt-get source qemu`
+#   install-deps.sh demo    only what the default demo needs: Debian's
+#                           stock 6.1 kernel and headers (the out-of-tree
+#                           modules), Debian's QEMU, the initramfs tools
+#                           and gnuplot; no kernel source, no QEMU build
 set -euo pipefail
 
-PKGS="build-essential bc bison flex libelf-dev libssl-dev cpio xz-utils
-kmod rsync python3 perl sparse git
-linux-source-6.1 linux-headers-amd64 linux-image-amd64
+mode=${1:-all}
+
+# the default demo (make demo, DEVICE=mem)
+DEMO_PKGS="gcc make libc6-dev kmod cpio
+linux-headers-amd64 linux-image-amd64
+qemu-system-x86 busybox-static fio e2fsprogs nvme-cli util-linux
+gnuplot-nox"
+
+# everything else: kernel and QEMU builds, host tests, Debian packaging
+ALL_PKGS="$DEMO_PKGS
+build-essential bc bison flex libelf-dev libssl-dev xz-utils
+rsync python3 perl sparse git
+linux-source-6.1
 dpkg-dev meson ninja-build libglib2.0-dev libpixman-1-dev libfdt-dev
 pkg-config qemu-system-data seabios
-busybox-static fio e2fsprogs nvme-cli util-linux"
+debhelper dh-dkms dkms"
+
+case $mode in
+demo) PKGS=$DEMO_PKGS ;;
+all) PKGS=$ALL_PKGS ;;
+*) echo "usage: $0 [all|demo]" >&2; exit 2 ;;
+esac
 
 missing=""
 for p in $PKGS; do
@@ -19,10 +42,14 @@ for p in $PKGS; do
 		missing="$missing $p"
 done
 
-need_src=1
-for f in /etc/apt/sources.list.d/*.sources /etc/apt/sources.list; do
-	[ -f "$f" ] && grep -Eq '^(Types:.*deb-src|deb-src )' "$f" && need_src=0
-done
+# deb-src: only the QEMU build needs it
+need_src=0
+if [ "$mode" = all ]; then
+	need_src=1
+	for f in /etc/apt/sources.list.d/*.sources /etc/apt/sources.list; do
+		[ -f "$f" ] && grep -Eq '^(Types:.*deb-src|deb-src )' "$f" && need_src=0
+	done
+fi
 
 if [ -z "$missing" ] && [ $need_src = 0 ]; then
 	exit 0
@@ -44,7 +71,7 @@ if [ $need_src = 1 ]; then
 	fi
 fi
 
-echo "install-deps: installing:$missing"
+echo "install-deps ($mode): installing:$missing"
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -q
 # shellcheck disable=SC2086

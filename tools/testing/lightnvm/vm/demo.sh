@@ -8,11 +8,17 @@
 # disjoint LUNs; puts ext4 on one (files copied and
 # verified across umount, fsck and remount) and runs fio on the other
 # (sequential fill, random overwrites with GC active, random reads), then
-# prints a summary. Every step says what it does; any failure stops it.
+# prints a summary. Every step says what it does; any failure stops it,
+# and so do e2fsck errors and any kernel splat in the kernel log. While the
+# random overwrites run, rrpc1's write counters are sampled once a second
+# and printed on the console as "@@LNVM PLOT <uptime> <user sectors>
+# <media sectors> <GC moved sectors>" lines, which the host turns into a
+# plot of write throughput and write amplification.
 set -e
 
 . /lnvm/lib/common.sh
 . /lnvm/lib/rrpc.sh
+. /lnvm/lib/splat.sh
 
 step() { echo; echo "== $*"; }
 die() { echo "DEMO FAILED: $*"; exit 1; }
@@ -43,8 +49,22 @@ fio_iops() {
 		awk '/k$/ { sub(/k$/, ""); $0 = $0 * 1000 } { printf "%d\n", $0 }'
 }
 
+# sampler TGT: every second until /tmp/sampler.stop exists, one PLOT line
+# of TGT's counters on the console (not in the demo's own output)
+sampler() {
+	while [ ! -e /tmp/sampler.stop ]; do
+		echo "@@LNVM PLOT $(now) $(_rrpc_stat "$1" user_sectors_written) $(_rrpc_stat "$1" media_sectors_written) $(_rrpc_stat "$1" gc_sectors_moved)" >/dev/console
+		sleep 1
+	done
+}
+
 step "kernel"
-echo "$(uname -r) under QEMU/TCG, $(nproc) CPUs, $(awk '/MemTotal/ {print int($2/1024)}' /proc/meminfo) MiB, KASAN + lockdep + kmemleak on"
+if [ -e /sys/kernel/debug/kmemleak ]; then
+	kind="the debug kernel: KASAN + lockdep + kmemleak on"
+else
+	kind="Debian's stock kernel with the out-of-tree modules"
+fi
+echo "$(uname -r) under QEMU/TCG, $(nproc) CPUs, $(awk '/MemTotal/ {print int($2/1024)}' /proc/meminfo) MiB, $kind"
 
 if [ "$DEV" = nvm_mem0 ]; then
 	step "loading LightNVM: core, gennvm, rrpc, nvm_mem (one default device)"
@@ -89,7 +109,11 @@ nfiles=$(wc -l < /tmp/sums)
 echo "$nfiles files, $(du -sm /mnt/tree | cut -f1) MiB copied; checksums taken"
 umount /mnt
 echo "umount; e2fsck -fn:"
-e2fsck -fn /dev/rrpc0 2>&1 | tail -n 1
+if ! e2fsck -fn /dev/rrpc0 >/tmp/fsck.out 2>&1; then
+	cat /tmp/fsck.out
+	die "e2fsck found errors on rrpc0"
+fi
+tail -n 1 /tmp/fsck.out
 mount /dev/rrpc0 /mnt || die "remount"
 (cd /mnt/tree && md5sum -c -s /tmp/sums) || die "checksums differ after remount"
 echo "remounted: all $nfiles checksums match"
@@ -113,7 +137,12 @@ d0=$(media_written)
 m0=$(_rrpc_stat rrpc1 gc_sectors_moved)
 v0=$(_rrpc_stat rrpc1 gc_victims)
 echo "random 4 KiB overwrites of $((cap >> 20)) MiB on the full target (iodepth 16): GC at work"
+rm -f /tmp/sampler.stop
+sampler rrpc1 &
+spid=$!
 DEV=/dev/rrpc1 BYTES=$cap fio --output=/tmp/rand.out /lnvm/fio/rrpc-rand.fio || die "fio randwrite"
+touch /tmp/sampler.stop
+wait $spid
 rw_bw=$(fio_bw /tmp/rand.out)
 rw_iops=$(fio_iops /tmp/rand.out)
 echo "  $rw_bw ($rw_iops IOPS)"
@@ -161,3 +190,11 @@ GC           while overwriting: $u user sectors, $d programmed
              (steady state; this single pass after a fill starts below it)
 time         $(awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%d s\n", b - a }')
 EOF
+
+step "kernel log"
+dmesg >/tmp/dmesg
+if splat=$(splat_check /tmp/dmesg); then
+	echo "$splat"
+	die "kernel splat in the kernel log"
+fi
+echo "no kernel splat (BUG, WARNING, KASAN, lockdep, hung task, ...)"
