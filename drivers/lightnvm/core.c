@@ -724,6 +724,19 @@ static void nvm_rq_to_generic(struct nvm_dev *dev, struct nvm_rq *rqd)
 		ppas[i] = nvm_dev_to_generic(&dev->ppaf, ppas[i]);
 }
 
+/* The control flag that asks for the device's multi-plane access mode. */
+static u16 nvm_access_flag(const struct nvm_geo *geo)
+{
+	switch (geo->plane_mode) {
+	case NVM_PLANE_QUAD:
+		return NVM_IO_QUAD_ACCESS;
+	case NVM_PLANE_DOUBLE:
+		return NVM_IO_DUAL_ACCESS;
+	default:
+		return NVM_IO_SNGL_ACCESS;
+	}
+}
+
 /**
  * nvm_submit_io() - start a physical read, write or erase
  * @dev: registered device
@@ -765,8 +778,8 @@ int nvm_submit_io(struct nvm_dev *dev, struct nvm_rq *rqd)
 	rqd->dev = dev;
 	rqd->error = 0;
 	rqd->ppa_status = 0;
-	if (rqd->opcode != NVM_OP_PREAD && !(rqd->flags & 0x3))
-		rqd->flags |= dev->geo.plane_mode >> 1;
+	if (rqd->opcode != NVM_OP_PREAD && !(rqd->flags & NVM_IO_ACCESS_MASK))
+		rqd->flags |= nvm_access_flag(&dev->geo);
 
 	trace_nvm_io_submit(dev, rqd);
 	nvm_rq_to_dev(dev, rqd);

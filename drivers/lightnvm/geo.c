@@ -62,11 +62,19 @@ static int nvm_check_ppaf(const struct nvm_addr_format *f,
 	return 0;
 }
 
+/*
+ * Multi-plane operation support (&nvm_id_group.mpos): one byte each for
+ * read (bits 0-7), program (8-15) and erase (16-23); in each, bit 1 is
+ * dual-plane and bit 2 quad-plane operation.
+ */
+#define NVM_MPOS_DUAL	0x020202
+#define NVM_MPOS_QUAD	0x040404
+
 static int nvm_plane_mode(u32 mpos)
 {
-	if (mpos & 0x040404)
+	if (mpos & NVM_MPOS_QUAD)
 		return NVM_PLANE_QUAD;
-	if (mpos & 0x020202)
+	if (mpos & NVM_MPOS_DUAL)
 		return NVM_PLANE_DOUBLE;
 	return NVM_PLANE_SINGLE;
 }

@@ -31,7 +31,17 @@
 #define RRPC_ADDR_EMPTY		U32_MAX		/* no address */
 #define RRPC_ADDR_LOST		(U32_MAX - 1)	/* data lost: reads fail */
 
-#define RRPC_SECTOR_SIZE	4096
+/*
+ * rrpc's logical and physical sectors are 4 KiB; the block layer counts
+ * positions in 512-byte sectors (SECTOR_SHIFT), RRPC_SECT512_SHIFT bits
+ * finer.
+ */
+#define RRPC_SECTOR_SIZE	SZ_4K
+#define RRPC_SECTOR_SHIFT	12
+#define RRPC_SECT512_SHIFT	(RRPC_SECTOR_SHIFT - SECTOR_SHIFT)
+#define RRPC_SECT512_PER_SECTOR	(RRPC_SECTOR_SIZE >> SECTOR_SHIFT)
+static_assert(BIT(RRPC_SECTOR_SHIFT) == RRPC_SECTOR_SIZE);
+
 #define RRPC_OOB_SIZE		16	/* OOB bytes rrpc writes per sector */
 
 #define RRPC_DEFAULT_OP		10	/* default over-provisioning, percent */
@@ -95,7 +105,8 @@ struct rrpc_trim_rec {
 	} r[];
 };
 
-#define RRPC_TRIM_MAX	((RRPC_SECTOR_SIZE - sizeof(struct rrpc_trim_rec)) / 8)
+#define RRPC_TRIM_MAX	((RRPC_SECTOR_SIZE - sizeof(struct rrpc_trim_rec)) / \
+			 sizeof_field(struct rrpc_trim_rec, r[0]))
 
 /* A superblock record: written when a target starts a new instance. */
 struct rrpc_sb_rec {

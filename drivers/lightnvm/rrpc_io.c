@@ -514,14 +514,15 @@ static void rrpc_read_end_io(struct nvm_rq *rqd)
 	if (rqd->error && rqd->error != NVM_RSP_WARN_HIGHECC) {
 		atomic64_inc(&rrpc->stats.read_errors);
 		pr_err_ratelimited("%s: read of sectors %llu+%u failed (0x%x)\n",
-				   rrpc->disk->disk_name, blk_rq_pos(rq) >> 3,
-				   blk_rq_bytes(rq) >> 12, rqd->error);
+				   rrpc->disk->disk_name,
+				   blk_rq_pos(rq) >> RRPC_SECT512_SHIFT,
+				   blk_rq_bytes(rq) >> RRPC_SECTOR_SHIFT, rqd->error);
 		st = BLK_STS_IOERR;
 	}
 	if (rqd->nr_ppas > 1)
 		nvm_free_ppalist(rrpc->dev, rqd);
 	bio_uninit(&rrq->bio);
-	rrpc_read_put(rrpc, rrq, blk_rq_bytes(rq) >> 12, true);
+	rrpc_read_put(rrpc, rrq, blk_rq_bytes(rq) >> RRPC_SECTOR_SHIFT, true);
 	blk_mq_end_request(rq, st);
 }
 
@@ -872,13 +873,14 @@ static blk_status_t rrpc_queue_rq(struct blk_mq_hw_ctx *hctx,
 {
 	struct request *rq = bd->rq;
 	struct rrpc *rrpc = hctx->queue->queuedata;
-	u64 lba = blk_rq_pos(rq) >> 3;
-	u64 nr = blk_rq_bytes(rq) / RRPC_SECTOR_SIZE;
+	u64 lba = blk_rq_pos(rq) >> RRPC_SECT512_SHIFT;
+	u64 nr = blk_rq_bytes(rq) >> RRPC_SECTOR_SHIFT;
 
 	if (req_op(rq) == REQ_OP_FLUSH)
 		return rrpc_flush_rq(rrpc, rq);
 
-	if (WARN_ON_ONCE(blk_rq_pos(rq) & 7 || blk_rq_bytes(rq) & 4095 ||
+	if (WARN_ON_ONCE(!IS_ALIGNED(blk_rq_pos(rq), RRPC_SECT512_PER_SECTOR) ||
+			 !IS_ALIGNED(blk_rq_bytes(rq), RRPC_SECTOR_SIZE) ||
 			 lba + nr > rrpc->nr_lbas))
 		return BLK_STS_IOERR;
 

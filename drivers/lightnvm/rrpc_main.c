@@ -204,7 +204,7 @@ static void rrpc_gcs_free(struct rrpc *rrpc)
 static void rrpc_set_limits(struct rrpc *rrpc)
 {
 	struct request_queue *q = rrpc->disk->queue;
-	unsigned int sect512 = RRPC_SECTOR_SIZE >> SECTOR_SHIFT;
+	unsigned int sect512 = RRPC_SECT512_PER_SECTOR;
 
 	blk_queue_logical_block_size(q, RRPC_SECTOR_SIZE);
 	blk_queue_physical_block_size(q, RRPC_SECTOR_SIZE);
@@ -322,7 +322,7 @@ static void *rrpc_init(struct nvm_target *tgt, struct gendisk *disk,
 	}
 
 	rrpc_set_limits(rrpc);
-	set_capacity(disk, rrpc->nr_lbas * (RRPC_SECTOR_SIZE >> SECTOR_SHIFT));
+	set_capacity(disk, rrpc->nr_lbas << RRPC_SECT512_SHIFT);
 
 	pr_info("%s: on %s LUNs %d-%d: %u good blocks of %u sectors, %llu MiB, over-provisioning %u%%\n",
 		disk->disk_name, dev->name, conf->lun_begin, conf->lun_end,

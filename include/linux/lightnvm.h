@@ -57,6 +57,7 @@ enum {
 	NVM_IO_SNGL_ACCESS	= 0x0,
 	NVM_IO_DUAL_ACCESS	= 0x1,
 	NVM_IO_QUAD_ACCESS	= 0x2,
+	NVM_IO_ACCESS_MASK	= 0x3,	/* the plane access mode bits */
 	NVM_IO_SUSPEND		= 0x80,
 	NVM_IO_SLC_MODE		= 0x100,
 	NVM_IO_SCRAMBLE_DISABLE	= 0x200,

@@ -5,13 +5,16 @@
  * Speaks the historical LightNVM control ABI (include/uapi/linux/lightnvm.h),
  * with the subcommands of the original lnvm tool and of nvme-cli 1.x's
  * "nvme lnvm" plugin, plus "geometry", which reads the device's attributes
- * from /sys/class/lightnvm/<dev>/.
+ * from /sys/class/lightnvm/<dev>/, and "status", which shows each target's
+ * LUNs, space, write amplification, GC counters and errors from sysfs.
+ * Documented in lnvm(8) (tools/lightnvm/lnvm.8): keep the two in step.
  */
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,7 +38,7 @@ static int open_ctl(void)
 			fprintf(stderr, "%s: cannot open %s: %s (run as root)\n",
 				prog, NVM_CTRL_FILE, strerror(errno));
 		else
-			fprintf(stderr, "%s: cannot open %s: %s\n",
+			fprintf(stderr, "%s: cannot open %s: %s (check that the lightnvm module is loaded and the file is its control device)\n",
 				prog, NVM_CTRL_FILE, strerror(errno));
 	}
 	return fd;
@@ -45,7 +48,8 @@ static int open_ctl(void)
 static int set_name(char *dst, size_t len, const char *src, const char *what)
 {
 	if (!src || !*src) {
-		fprintf(stderr, "%s: missing %s\n", prog, what);
+		fprintf(stderr, "%s: missing %s (the usage below lists the options)\n",
+			prog, what);
 		return -1;
 	}
 	if (strlen(src) >= len) {
@@ -66,7 +70,8 @@ static int parse_uint(const char *s, unsigned long max, const char *what,
 	errno = 0;
 	*val = strtoul(s, &end, 0);
 	if (errno || end == s || *end || *s == '-' || *val > max) {
-		fprintf(stderr, "%s: invalid %s '%s' (0..%lu)\n", prog, what, s, max);
+		fprintf(stderr, "%s: invalid %s '%s': give a number from 0 to %lu\n",
+			prog, what, s, max);
 		return -1;
 	}
 	return 0;
@@ -93,29 +98,30 @@ static void ioctl_error_hint(const char *op, const char *subject,
 	case ENODEV:
 	case ENOENT:
 	case ENXIO:
-		why = "no such device, target or type";
+		why = "no such device, target or type (see 'lnvm devices', 'lnvm status' and 'lnvm info')";
 		break;
 	case EEXIST:
-		why = "already exists (or the device is already initialised)";
+		why = "already exists (or the device is already initialised); see 'lnvm devices' and 'lnvm status'";
 		break;
 	case EBUSY:
-		why = "busy (target open or mounted, or LUNs in use by another target)";
+		why = "busy (target open or mounted, or LUNs in use by another target); see 'lnvm status'";
 		break;
 	case EINVAL:
-		why = "invalid argument (the kernel log names the field)";
+		why = "invalid argument (the kernel log names the field: dmesg | tail)";
 		break;
 	case ENOTTY:
-		why = "not supported by this kernel's LightNVM core";
+		why = "not supported by this kernel's LightNVM core (load a current lightnvm module)";
 		break;
 	case ENOMEM:
-		why = "out of memory";
+		why = "out of memory (free some memory and retry)";
 		break;
 	default:
-		why = strerror(err);
+		why = "unexpected error; the kernel log (dmesg) may say more";
 		break;
 	}
-	fprintf(stderr, "%s: %s%s%s failed: %s (errno %d)\n", prog, op,
-		subject ? " " : "", subject ? subject : "", why, err);
+	fprintf(stderr, "%s: %s%s%s failed: %s (errno %d: %s)\n", prog, op,
+		subject ? " " : "", subject ? subject : "", why, err,
+		strerror(err));
 }
 
 static void ioctl_error(const char *op, const char *subject)
@@ -168,7 +174,8 @@ static int cmd_info(int argc, char **argv)
 		return 0;
 	}
 	if (argc > 1) {
-		fprintf(stderr, "%s info: unexpected argument '%s'\n", prog, argv[1]);
+		fprintf(stderr, "%s info: unexpected argument '%s' (usage: %s info)\n",
+			prog, argv[1], prog);
 		return 2;
 	}
 
@@ -177,7 +184,8 @@ static int cmd_info(int argc, char **argv)
 		return 1;
 	c = calloc(1, sizeof(*c));
 	if (!c) {
-		fprintf(stderr, "%s: out of memory\n", prog);
+		fprintf(stderr, "%s: out of memory (free some memory and retry)\n",
+			prog);
 		goto out_close;
 	}
 	c->version[0] = NVM_VERSION_MAJOR;
@@ -204,14 +212,12 @@ out_close:
 
 /* --------------------------------------------------------------- devices */
 
-/* Read /sys/class/lightnvm/<dev>/<attr> into @buf; 0 on success. */
-static int read_attr(const char *dev, const char *attr, char *buf, size_t len)
+/* Read the sysfs file @path into @buf, trailing blanks dropped; 0 on success. */
+static int read_file(const char *path, char *buf, size_t len)
 {
-	char path[512];
 	ssize_t n;
 	int fd;
 
-	snprintf(path, sizeof(path), SYSFS_CLASS "/%s/%s", dev, attr);
 	fd = open(path, O_RDONLY);
 	if (fd < 0)
 		return -1;
@@ -225,6 +231,85 @@ static int read_attr(const char *dev, const char *attr, char *buf, size_t len)
 	return 0;
 }
 
+/* Read /sys/class/lightnvm/<dev>/<attr> into @buf; 0 on success. */
+static int read_attr(const char *dev, const char *attr, char *buf, size_t len)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), SYSFS_CLASS "/%s/%s", dev, attr);
+	return read_file(path, buf, len);
+}
+
+/* Read a number from the sysfs file printf(@fmt, ...); 0 on success. */
+static int read_num(unsigned long long *val, const char *fmt, ...)
+{
+	char path[512], buf[64], *end;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(path, sizeof(path), fmt, ap);
+	va_end(ap);
+	if (read_file(path, buf, sizeof(buf)))
+		return -1;
+	errno = 0;
+	*val = strtoull(buf, &end, 0);
+	return errno || end == buf || *end ? -1 : 0;
+}
+
+/* Number of LUNs of @dev from sysfs, or -1. */
+static long dev_nr_luns(const char *dev)
+{
+	char ch[32], lun[32];
+
+	if (read_attr(dev, "num_channels", ch, sizeof(ch)) ||
+	    read_attr(dev, "num_luns", lun, sizeof(lun)))
+		return -1;
+	return strtol(ch, NULL, 0) * strtol(lun, NULL, 0);
+}
+
+/* Block counts of one LUN, from SYSFS_CLASS/<dev>/luns/<n>/. */
+struct lun_counts {
+	unsigned long long free, used, bad, factory, grown;
+};
+
+static int read_lun(const char *dev, long lun, struct lun_counts *c)
+{
+	static const char *d = SYSFS_CLASS "/%s/luns/%ld/%s";
+
+	return read_num(&c->free, d, dev, lun, "free_blocks") ||
+	       read_num(&c->used, d, dev, lun, "used_blocks") ||
+	       read_num(&c->bad, d, dev, lun, "bad_blocks") ||
+	       read_num(&c->factory, d, dev, lun, "factory_bad_blocks") ||
+	       read_num(&c->grown, d, dev, lun, "grown_bad_blocks") ? -1 : 0;
+}
+
+/* The "blocks:" line under a device in 'lnvm devices'. */
+static void print_dev_blocks(const char *name)
+{
+	struct lun_counts sum = { 0 }, c;
+	char fr[32], bad[32];
+	long i, n = dev_nr_luns(name);
+
+	if (read_attr(name, "free_blocks", fr, sizeof(fr)) ||
+	    read_attr(name, "bad_blocks", bad, sizeof(bad))) {
+		printf("%-12s blocks: unknown, not bound to a media manager (bind it: '%s init -d %s')\n",
+		       "", prog, name);
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		if (read_lun(name, i, &c))
+			break;
+		sum.used += c.used;
+		sum.factory += c.factory;
+		sum.grown += c.grown;
+	}
+	if (n <= 0 || i < n)
+		printf("%-12s blocks: %s free, %s bad\n", "", fr, bad);
+	else
+		printf("%-12s blocks: %s free, %llu used, %s bad (%llu factory, %llu grown)\n",
+		       "", fr, sum.used, bad, sum.factory, sum.grown);
+}
+
 static int cmd_devices(int argc, char **argv)
 {
 	struct nvm_ioctl_get_devices *c;
@@ -233,12 +318,14 @@ static int cmd_devices(int argc, char **argv)
 
 	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
 		printf("usage: %s devices\n\n"
-		       "List the registered open-channel devices, their media manager and\n"
-		       "capacity (at most 31 are reported by the kernel).\n", prog);
+		       "List the registered open-channel devices, their media manager,\n"
+		       "geometry and free, used and bad blocks (at most 31 are reported\n"
+		       "by the kernel).\n", prog);
 		return 0;
 	}
 	if (argc > 1) {
-		fprintf(stderr, "%s devices: unexpected argument '%s'\n", prog, argv[1]);
+		fprintf(stderr, "%s devices: unexpected argument '%s' (usage: %s devices)\n",
+			prog, argv[1], prog);
 		return 2;
 	}
 
@@ -247,7 +334,8 @@ static int cmd_devices(int argc, char **argv)
 		return 1;
 	c = calloc(1, sizeof(*c));
 	if (!c) {
-		fprintf(stderr, "%s: out of memory\n", prog);
+		fprintf(stderr, "%s: out of memory (free some memory and retry)\n",
+			prog);
 		goto out_close;
 	}
 	if (ioctl(fd, NVM_GET_DEVICES, c)) {
@@ -280,6 +368,7 @@ static int cmd_devices(int argc, char **argv)
 		printf("%-12s %-10.*s %-10s %-8s %s\n", name, NVM_TTYPE_NAME_MAX,
 		       d->bmname[0] ? d->bmname : "none", ver,
 		       d->flags & NVM_DEVICE_ACTIVE ? "yes" : "no", geo);
+		print_dev_blocks(name);
 	}
 	ret = 0;
 out_free:
@@ -324,17 +413,6 @@ static void print_recovery(const char *name)
 	if (fgets(line, sizeof(line), f))
 		printf("  recovery: %s", line);
 	fclose(f);
-}
-
-/* Number of LUNs of @dev from sysfs, or -1. */
-static long dev_nr_luns(const char *dev)
-{
-	char ch[32], lun[32];
-
-	if (read_attr(dev, "num_channels", ch, sizeof(ch)) ||
-	    read_attr(dev, "num_luns", lun, sizeof(lun)))
-		return -1;
-	return strtol(ch, NULL, 0) * strtol(lun, NULL, 0);
 }
 
 static int cmd_create(int argc, char **argv)
@@ -400,7 +478,8 @@ static int cmd_create(int argc, char **argv)
 		}
 	}
 	if (optind < argc) {
-		fprintf(stderr, "%s create: unexpected argument '%s'\n", prog, argv[optind]);
+		fprintf(stderr, "%s create: unexpected argument '%s' (see '%s create --help')\n",
+			prog, argv[optind], prog);
 		return 2;
 	}
 
@@ -424,7 +503,7 @@ static int cmd_create(int argc, char **argv)
 	if (!have_begin)
 		begin = 0;
 	if (begin > end) {
-		fprintf(stderr, "%s create: begin LUN %lu is after end LUN %lu\n",
+		fprintf(stderr, "%s create: begin LUN %lu is after end LUN %lu: swap -b and -e\n",
 			prog, begin, end);
 		return 2;
 	}
@@ -485,7 +564,7 @@ static int cmd_remove(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	static const struct errno_hint hints[] = {
-		{ ENODEV, "no target of that name (remove takes the target name given to 'create -n', not a device name)" },
+		{ ENODEV, "no target of that name (remove takes the target name given to 'create -n', not a device name; 'lnvm status' lists the targets)" },
 		{ EBUSY, "the target's block device is open or mounted; unmount or close it first" },
 		{ 0, NULL }
 	};
@@ -511,8 +590,8 @@ static int cmd_remove(int argc, char **argv)
 		if (!name && optind == argc - 1) {
 			name = argv[optind];
 		} else {
-			fprintf(stderr, "%s remove: unexpected argument '%s'\n",
-				prog, argv[optind]);
+			fprintf(stderr, "%s remove: unexpected argument '%s' (usage: %s remove -n NAME)\n",
+				prog, argv[optind], prog);
 			return 2;
 		}
 	}
@@ -552,8 +631,8 @@ static int cmd_init(int argc, char **argv)
 	};
 	static const struct errno_hint hints[] = {
 		{ ENODEV, "no such device (see 'lnvm devices')" },
-		{ EEXIST, "the device is already bound to another media manager" },
-		{ EINVAL, "unknown media manager, or bad argument (the kernel log names the field)" },
+		{ EEXIST, "the device is already bound to a media manager ('lnvm devices' shows which); nothing to do" },
+		{ EINVAL, "unknown media manager (load it first: 'modprobe gennvm'), or bad argument (the kernel log names the field)" },
 		{ 0, NULL }
 	};
 	const char *dev = NULL, *mm = "gennvm";
@@ -577,7 +656,8 @@ static int cmd_init(int argc, char **argv)
 		}
 	}
 	if (optind < argc) {
-		fprintf(stderr, "%s init: unexpected argument '%s'\n", prog, argv[optind]);
+		fprintf(stderr, "%s init: unexpected argument '%s' (see '%s init --help')\n",
+			prog, argv[optind], prog);
 		return 2;
 	}
 	memset(&c, 0, sizeof(c));
@@ -621,7 +701,7 @@ static int cmd_factory(int argc, char **argv)
 	static const struct errno_hint hints[] = {
 		{ ENODEV, "no such device (see 'lnvm devices')" },
 		{ ENXIO, "the device is not bound to a media manager; run 'lnvm init -d DEV' first" },
-		{ EBUSY, "the device has targets; remove them first" },
+		{ EBUSY, "the device has targets ('lnvm status' lists them); remove them with 'lnvm remove -n NAME' first" },
 		{ 0, NULL }
 	};
 	struct nvm_ioctl_dev_factory c;
@@ -652,7 +732,8 @@ static int cmd_factory(int argc, char **argv)
 		}
 	}
 	if (optind < argc) {
-		fprintf(stderr, "%s factory: unexpected argument '%s'\n", prog, argv[optind]);
+		fprintf(stderr, "%s factory: unexpected argument '%s' (see '%s factory --help')\n",
+			prog, argv[optind], prog);
 		return 2;
 	}
 	if (set_name(c.dev, sizeof(c.dev), dev, "device (-d)")) {
@@ -688,22 +769,25 @@ static int cmd_geometry(int argc, char **argv)
 		case 'h':
 			printf("usage: %s geometry -d DEV\n\n"
 			       "Show the geometry of device DEV, as the kernel derived it\n"
-			       "from the device's identity (" SYSFS_CLASS "/DEV/).\n", prog);
+			       "from the device's identity (" SYSFS_CLASS "/DEV/).\n\n"
+			       "  -d, --device DEV   open-channel device\n", prog);
 			return 0;
 		default:
-			fprintf(stderr, "usage: %s geometry -d DEV\n", prog);
+			fprintf(stderr, "usage: %s geometry -d DEV ('lnvm devices' lists the devices)\n",
+				prog);
 			return 2;
 		}
 	}
 	if (!dev || !*dev || strchr(dev, '/') || optind < argc) {
-		fprintf(stderr, "usage: %s geometry -d DEV\n", prog);
+		fprintf(stderr, "usage: %s geometry -d DEV ('lnvm devices' lists the devices)\n",
+			prog);
 		return 2;
 	}
 	snprintf(path, sizeof(path), SYSFS_CLASS "/%s", dev);
 	n = scandir(path, &ents, NULL, alphasort);
 	if (n < 0) {
-		fprintf(stderr, "%s: no device '%s' (%s: %s)\n", prog, dev, path,
-			strerror(errno));
+		fprintf(stderr, "%s: no device '%s' (%s: %s); 'lnvm devices' lists the devices\n",
+			prog, dev, path, strerror(errno));
 		return 1;
 	}
 	printf("%s:\n", dev);
@@ -719,9 +803,215 @@ static int cmd_geometry(int argc, char **argv)
 	}
 	free(ents);
 	if (!shown) {
-		fprintf(stderr, "%s: '%s' exports no geometry attributes\n", prog, dev);
+		fprintf(stderr, "%s: '%s' exports no geometry attributes; is the loaded lightnvm module this tree's?\n",
+			prog, dev);
 		return 1;
 	}
+	return 0;
+}
+
+/* ---------------------------------------------------------------- status */
+
+#define SYS_BLOCK "/sys/block"
+
+/* A target as SYSFS_CLASS/<dev>/targets lists it. */
+struct target {
+	char name[DISK_NAME_LEN + 1];
+	char type[NVM_TTYPE_NAME_MAX + 1];
+	char dev[DISK_NAME_LEN + 1];
+	long begin, end;
+};
+
+/*
+ * Every target of every device, in device order. Returns the number of
+ * targets, or -1 if the LightNVM core is not loaded (no SYSFS_CLASS).
+ */
+static int list_targets(struct target **out)
+{
+	struct target *t = NULL, *tmp;
+	struct dirent **ents;
+	int n, i, nr = 0;
+
+	*out = NULL;
+	n = scandir(SYSFS_CLASS, &ents, NULL, alphasort);
+	if (n < 0)
+		return -1;
+	for (i = 0; i < n; i++) {
+		char path[512], line[256];
+		struct target cur;
+		FILE *f;
+
+		snprintf(path, sizeof(path), SYSFS_CLASS "/%s/targets",
+			 ents[i]->d_name);
+		f = ents[i]->d_name[0] == '.' ? NULL : fopen(path, "r");
+		while (f && fgets(line, sizeof(line), f)) {
+			memset(&cur, 0, sizeof(cur));
+			if (sscanf(line, "%32s %48s %ld %ld", cur.name, cur.type,
+				   &cur.begin, &cur.end) != 4)
+				continue;
+			snprintf(cur.dev, sizeof(cur.dev), "%.*s", DISK_NAME_LEN,
+				 ents[i]->d_name);
+			tmp = realloc(t, (nr + 1) * sizeof(*t));
+			if (!tmp)
+				break;
+			t = tmp;
+			t[nr++] = cur;
+		}
+		if (f)
+			fclose(f);
+		free(ents[i]);
+	}
+	free(ents);
+	*out = t;
+	return nr;
+}
+
+/* Read the target type's attribute /sys/block/<name>/<type>/<attr>, or "-". */
+static const char *tattr(const struct target *t, const char *attr, char *buf,
+			 size_t len)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), SYS_BLOCK "/%s/%s/%s", t->name, t->type,
+		 attr);
+	if (read_file(path, buf, len))
+		snprintf(buf, len, "-");
+	return buf;
+}
+
+static void print_target(const struct target *t)
+{
+	struct lun_counts c, sum = { 0 };
+	unsigned long long size;
+	char v[8][64], fb[1024];
+	int have_stats;
+	long i;
+
+	printf("%s: %s target on %s, LUNs %ld-%ld\n", t->name, t->type, t->dev,
+	       t->begin, t->end);
+	have_stats = strcmp(tattr(t, "waf", v[0], sizeof(v[0])), "-") != 0;
+	printf("  %-21s %s\n", "state:",
+	       tattr(t, "state", v[0], sizeof(v[0])));
+	if (!read_num(&size, SYS_BLOCK "/%s/size", t->name))
+		printf("  %-21s %.1f MiB (%llu sectors of 4096 bytes)\n",
+		       "capacity:", size / 2048.0, size / 8);
+	else
+		printf("  %-21s - (%s/%s/size is not readable)\n", "capacity:",
+		       SYS_BLOCK, t->name);
+	for (i = t->begin; i <= t->end; i++) {
+		if (read_lun(t->dev, i, &c))
+			break;
+		sum.free += c.free;
+		sum.used += c.used;
+		sum.bad += c.bad;
+	}
+	if (i > t->end)
+		printf("  %-21s %llu of %llu good blocks (%.1f%%)\n", "used:",
+		       sum.used, sum.free + sum.used,
+		       sum.free + sum.used ?
+		       100.0 * sum.used / (sum.free + sum.used) : 0.0);
+	else
+		printf("  %-21s - (no per-LUN counts in " SYSFS_CLASS "/%s/luns: the lightnvm module is older than this lnvm)\n",
+		       "used:", t->dev);
+	if (!have_stats) {
+		printf("  %-21s - (type %s keeps no statistics in " SYS_BLOCK "/%s/%s)\n",
+		       "statistics:", t->type, t->name, t->type);
+	} else {
+		printf("  %-21s %s (media %s / user %s sectors written)\n",
+		       "write amplification:", tattr(t, "waf", v[0], 64),
+		       tattr(t, "media_sectors_written", v[1], 64),
+		       tattr(t, "user_sectors_written", v[2], 64));
+		printf("  %-21s %s victims, %s sectors moved, %s erases, %s padding sectors\n",
+		       "GC:", tattr(t, "gc_victims", v[0], 64),
+		       tattr(t, "gc_sectors_moved", v[1], 64),
+		       tattr(t, "erases", v[2], 64),
+		       tattr(t, "padded_sectors", v[3], 64));
+		printf("  %-21s %s write, %s read, %s lost sectors, %s dropped sectors, %s grown bad blocks\n",
+		       "errors:", tattr(t, "write_errors", v[0], 64),
+		       tattr(t, "read_errors", v[1], 64),
+		       tattr(t, "lost_sectors", v[2], 64),
+		       tattr(t, "dropped_sectors", v[3], 64),
+		       tattr(t, "grown_bad_blocks", v[4], 64));
+	}
+	printf("  %5s %8s %8s %8s %8s %8s\n", "LUN", "free", "used", "bad",
+	       "factory", "grown");
+	for (i = t->begin; i <= t->end; i++) {
+		if (read_lun(t->dev, i, &c)) {
+			/* an older core: the target's own list of free blocks */
+			printf("  free blocks per LUN: %s\n",
+			       tattr(t, "free_blocks", fb, sizeof(fb)));
+			break;
+		}
+		printf("  %5ld %8llu %8llu %8llu %8llu %8llu\n", i, c.free,
+		       c.used, c.bad, c.factory, c.grown);
+	}
+}
+
+static void status_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: %s status [TARGET]\n\n"
+		"Show every target (or only TARGET): its device and LUNs, state,\n"
+		"capacity, used blocks, write amplification, GC counters, errors and\n"
+		"the free, used and bad blocks of each of its LUNs, from sysfs.\n",
+		prog);
+}
+
+static int cmd_status(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *name = NULL;
+	struct target *t;
+	int opt, n, i, shown = 0;
+
+	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'h':
+			status_usage(stdout);
+			return 0;
+		default:
+			status_usage(stderr);
+			return 2;
+		}
+	}
+	if (optind < argc)
+		name = argv[optind++];
+	if (optind < argc) {
+		fprintf(stderr, "%s status: unexpected argument '%s' (usage: %s status [TARGET])\n",
+			prog, argv[optind], prog);
+		return 2;
+	}
+
+	n = list_targets(&t);
+	if (n < 0) {
+		if (name) {
+			fprintf(stderr, "%s status: no target '%s': the LightNVM core is not loaded (load it with 'modprobe lightnvm')\n",
+				prog, name);
+			return 1;
+		}
+		printf("No targets: the LightNVM core is not loaded (load it with 'modprobe lightnvm').\n");
+		return 0;
+	}
+	for (i = 0; i < n; i++) {
+		if (name && strcmp(name, t[i].name))
+			continue;
+		if (shown++)
+			printf("\n");
+		print_target(&t[i]);
+	}
+	free(t);
+	if (shown)
+		return 0;
+	if (name) {
+		fprintf(stderr, "%s status: no target '%s' ('%s status' lists the targets; a target being created or removed is not listed yet or any more)\n",
+			prog, name, prog);
+		return 1;
+	}
+	printf("No targets. Create one with '%s create -d DEVICE -n NAME -t rrpc' ('%s devices' lists the devices).\n",
+	       prog, prog);
 	return 0;
 }
 
@@ -739,6 +1029,7 @@ static const struct {
 	{ "init",     cmd_init,     "bind a device to a media manager" },
 	{ "factory",  cmd_factory,  "erase a device and reset block marks" },
 	{ "geometry", cmd_geometry, "show a device's geometry" },
+	{ "status",   cmd_status,   "show targets: LUNs, space, WAF, GC, errors" },
 };
 
 static void usage(FILE *f)
@@ -767,7 +1058,7 @@ int main(int argc, char **argv)
 	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
 		if (!strcmp(argv[1], cmds[i].name))
 			return cmds[i].fn(argc - 1, argv + 1);
-	fprintf(stderr, "%s: unknown command '%s'\n", prog, argv[1]);
+	fprintf(stderr, "%s: unknown command '%s'; the commands are:\n", prog, argv[1]);
 	usage(stderr);
 	return 2;
 }
