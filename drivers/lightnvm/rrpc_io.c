@@ -342,7 +342,7 @@ int rrpc_program(struct rrpc_lun *rlun, struct rrpc_unit *u, bool gc)
 	bio_uninit(&u->bio);
 	trace_rrpc_program(rrpc->disk->disk_name, rlun->parent->id,
 			   spp > 1 ? u->ppa_list[0] : rqd->ppa_addr, base, spp,
-			   nr_data, gc, ret ? ret : rqd->error);
+			   nr_data, gc, rqd->error ? rqd->error : ret);
 	if ((ret || rqd->error) && rqd->error != NVM_RSP_ERR_FAILWRITE) {
 		/* not a media error: the device does not take programs */
 		pr_err_ratelimited("%s: program of block %u (LUN %d) failed (%d/0x%x)\n",

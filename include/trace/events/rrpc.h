@@ -48,7 +48,8 @@ TRACE_EVENT(rrpc_write,
  * @nr: sectors programmed (one multi-plane page)
  * @nr_data: of which data or records (the rest is padding)
  * @gc: written by garbage collection (else by the user stream)
- * @error: 0, a negative errno or the device's %NVM_RSP_* status
+ * @error: 0, the device's %NVM_RSP_* status of a failed program, or a
+ *	negative errno if it was not started
  */
 TRACE_EVENT(rrpc_program,
 	    TP_PROTO(const char *disk, int lun, struct ppa_addr ppa, u32 paddr,
