@@ -150,7 +150,8 @@ deb:
 	@KSRC="$(KSRC)" bash $(TOP)/scripts/package/mkdeb.sh
 
 clean:
-	rm -rf $(B)/oot $(B)/tools $(B)/testmods $(B)/kmods $(B)/vm $(B)/logs
+	rm -rf $(B)/oot $(B)/tools $(B)/testmods $(B)/kmods $(B)/vm $(B)/logs \
+		$(B)/deb $(B)/demo
 
 distclean:
 	rm -rf $(B)

@@ -81,8 +81,9 @@ mods() {
 	mkdir -p "$stage"
 	cp -a "$moddir/lib" "$stage/"
 	# Debian's kernel has NVMe as a module: add it and what it needs, so
-	# that tests on the stock kernel can drive the QEMU NVMe/OCSSD device.
-	if [ "$flavor" = stock ]; then
+	# that tests on the stock kernel (flavors stock and stock-dkms) can
+	# drive the QEMU NVMe/OCSSD device.
+	if [ "${flavor#stock}" != "$flavor" ]; then
 		for rel in "$stage"/lib/modules/*; do
 			# configfs: nvm_mem's instances (a module in Debian)
 			for m in nvme configfs; do
