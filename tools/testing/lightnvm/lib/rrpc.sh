@@ -153,7 +153,7 @@ _rrpc_fault() {
 }
 
 # _rrpc_model ALPHA NP: WAF of greedy cleaning under uniform random writes
-# (design.md section 5): WAF_LRU(k*alpha)/k, k = 1 + 1/(2*NP),
+# (Documentation/lightnvm/performance.rst): WAF_LRU(k*alpha)/k, k = 1 + 1/(2*NP),
 # WAF_LRU(a) = a / (a + W0(-a*e^-a)). Busybox awk has no libm: exp and
 # sqrt are computed here, W0 by Newton iteration.
 _rrpc_model() {
