@@ -172,11 +172,14 @@ static void nvme_nvm_set_spba(struct nvme_command *c, u64 spba)
 	c->common.cdw11 = cpu_to_le32(upper_32_bits(spba));
 }
 
-/* 0-based address count and control flags */
+/* dword 12: the 0-based address count, then the control flags */
+#define NVME_NVM_CDW12_CONTROL_SHIFT	16
+
 static void nvme_nvm_set_length(struct nvme_command *c, u16 nr_ppas,
 				u16 control)
 {
-	c->common.cdw12 = cpu_to_le32((u32)(nr_ppas - 1) | (u32)control << 16);
+	c->common.cdw12 = cpu_to_le32((u32)(nr_ppas - 1) |
+				      (u32)control << NVME_NVM_CDW12_CONTROL_SHIFT);
 }
 
 static void nvme_nvm_id_to_host(const struct nvme_nvm_id *src,
@@ -364,8 +367,8 @@ static int nvme_nvm_set_bb_tbl(struct nvm_dev *dev, struct ppa_addr *ppas,
 				list[i] = cpu_to_le64(ppas[done + i].ppa);
 			nvme_nvm_set_spba(&c, dma);
 		}
-		/* 0-based count, then the new entry value in bits 16-23 */
-		c.common.cdw12 = cpu_to_le32((u32)(n - 1) | (u32)(type & 0xff) << 16);
+		/* the new entry value takes the place of the control flags */
+		nvme_nvm_set_length(&c, n, (u8)type);
 
 		ret = nvme_submit_sync_cmd(ns->ctrl->admin_q, &c, NULL, 0);
 		ret = nvme_nvm_admin_result(dev, "set bad block table (0xf1)",
