@@ -1116,7 +1116,12 @@ static void __exit nvm_mod_exit(void)
 	class_unregister(&nvm_class);
 }
 
-module_init(nvm_mod_init);
+/*
+ * Built in, the core must be up before the drivers and the media managers
+ * that register with it: subsys_initcall runs before their module_init
+ * (device_initcall). As a module this is module_init.
+ */
+subsys_initcall(nvm_mod_init);
 module_exit(nvm_mod_exit);
 
 MODULE_DESCRIPTION("Open-Channel SSD (LightNVM) core");
