@@ -85,8 +85,9 @@ mods() {
 	# drive the QEMU NVMe/OCSSD device.
 	if [ "${flavor#stock}" != "$flavor" ]; then
 		for rel in "$stage"/lib/modules/*; do
-			# configfs: nvm_mem's instances (a module in Debian)
-			for m in nvme configfs; do
+			# configfs: nvm_mem's instances, ext4: the demo and
+			# the tests' file systems (modules in Debian)
+			for m in nvme configfs ext4; do
 				modprobe -S "$(basename "$rel")" --show-depends $m 2>/dev/null
 			done |
 				awk '$1 == "insmod" { print $2 }' | sort -u |

@@ -76,6 +76,7 @@ fi
 for m in $mods; do
 	modprobe $m || die "modprobe $m"
 done
+modprobe ext4 2>/dev/null || true	# a module in Debian's kernel
 i=0
 while [ ! -d "/sys/class/lightnvm/$DEV" ] && [ $i -lt 100 ]; do
 	sleep 0.2
