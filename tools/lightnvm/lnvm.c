@@ -85,6 +85,7 @@ static void ioctl_error_hint(const char *op, const char *subject,
 			     const char *hint)
 {
 	int err = errno;
+	char other[160];
 	const char *why;
 
 	switch (hint ? -1 : err) {
@@ -116,12 +117,13 @@ static void ioctl_error_hint(const char *op, const char *subject,
 		why = "out of memory (free some memory and retry)";
 		break;
 	default:
-		why = "unexpected error; the kernel log (dmesg) may say more";
+		snprintf(other, sizeof(other),
+			 "%s; the kernel log (dmesg) may say more", strerror(err));
+		why = other;
 		break;
 	}
-	fprintf(stderr, "%s: %s%s%s failed: %s (errno %d: %s)\n", prog, op,
-		subject ? " " : "", subject ? subject : "", why, err,
-		strerror(err));
+	fprintf(stderr, "%s: %s%s%s failed: %s (errno %d)\n", prog, op,
+		subject ? " " : "", subject ? subject : "", why, err);
 }
 
 static void ioctl_error(const char *op, const char *subject)
