@@ -10,8 +10,8 @@
 # (sequential fill, random overwrites with GC active, random reads), then
 # prints a summary. Every step says what it does; any failure stops it,
 # and so do e2fsck errors and any kernel splat in the kernel log. While the
-# random overwrites run, rrpc1's write counters are sampled once a second
-# and printed on the console as "@@LNVM PLOT <uptime> <user sectors>
+# random overwrites run, rrpc1's write counters are sampled four times a
+# second and printed on the console as "@@LNVM PLOT <uptime> <user sectors>
 # <media sectors> <GC moved sectors>" lines, which the host turns into a
 # plot of write throughput and write amplification.
 set -e
@@ -49,12 +49,12 @@ fio_iops() {
 		awk '/k$/ { sub(/k$/, ""); $0 = $0 * 1000 } { printf "%d\n", $0 }'
 }
 
-# sampler TGT: every second until /tmp/sampler.stop exists, one PLOT line
+# sampler TGT: every quarter second until /tmp/sampler.stop exists, one PLOT line
 # of TGT's counters on the console (not in the demo's own output)
 sampler() {
 	while [ ! -e /tmp/sampler.stop ]; do
 		echo "@@LNVM PLOT $(now) $(_rrpc_stat "$1" user_sectors_written) $(_rrpc_stat "$1" media_sectors_written) $(_rrpc_stat "$1" gc_sectors_moved)" >/dev/console
-		sleep 1
+		sleep 0.25
 	done
 }
 
@@ -137,11 +137,11 @@ u0=$(_rrpc_stat rrpc1 user_sectors_written)
 d0=$(media_written)
 m0=$(_rrpc_stat rrpc1 gc_sectors_moved)
 v0=$(_rrpc_stat rrpc1 gc_victims)
-echo "random 4 KiB overwrites of $((cap >> 20)) MiB on the full target (iodepth 16): GC at work"
+echo "random 4 KiB overwrites of $((3 * cap >> 20)) MiB (three times the target) on the full target (iodepth 16): GC at work"
 rm -f /tmp/sampler.stop
 sampler rrpc1 &
 spid=$!
-DEV=/dev/rrpc1 BYTES=$cap fio --output=/tmp/rand.out /lnvm/fio/rrpc-rand.fio || die "fio randwrite"
+DEV=/dev/rrpc1 BYTES=$((3 * cap)) fio --output=/tmp/rand.out /lnvm/fio/rrpc-rand.fio || die "fio randwrite"
 touch /tmp/sampler.stop
 wait $spid
 rw_bw=$(fio_bw /tmp/rand.out)
@@ -188,7 +188,7 @@ fio          random write 4K, empty   $rw0_bw ($rw0_iops IOPS)
 GC           while overwriting: $u user sectors, $d programmed
              ($media_src), $v blocks reclaimed, $m sectors moved
              write amplification $waf; greedy model at alpha 1.25: $model
-             (steady state; this single pass after a fill starts below it)
+             (steady state; the first pass after a fill starts below it)
 time         $(awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%d s\n", b - a }')
 EOF
 
