@@ -53,7 +53,7 @@ base() {
 	cp /bin/busybox "$stage/bin/busybox"
 	copy_with_libs "$stage" /bin/dash /bin/kmod /usr/bin/fio /sbin/mke2fs /sbin/e2fsck \
 		/sbin/debugfs /sbin/dumpe2fs /sbin/tune2fs /sbin/blkdiscard \
-		/sbin/fstrim /usr/sbin/nvme /sbin/blockdev
+		/sbin/fstrim /usr/sbin/nvme /sbin/blockdev /usr/bin/timeout
 	for t in modprobe insmod rmmod lsmod depmod modinfo; do
 		ln -sf ../bin/kmod "$stage/sbin/$t"
 	done

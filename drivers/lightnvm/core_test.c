@@ -187,7 +187,7 @@ static const char * const bad_cases[] = {
 	"num_pg 0", "csecs 512", "fpg_sz not a multiple of csecs", "fpg_sz 0",
 	"sos too large", "quad-plane mpos on 2 planes", "ppaf beyond 64 bits",
 	"ppaf fields overlap", "ppaf field too narrow",
-	"sectors per LUN overflow",
+	"sectors per LUN overflow", "ppaf 0-bit field at offset 64",
 };
 
 /* Break one thing in a good identity: bad case @i of bad_cases[]. */
@@ -253,6 +253,11 @@ static void break_id(struct nvm_id *id, int i)
 		break;
 	case 18:
 		set_overflow(id);
+		break;
+	case 19:
+		g->num_ch = 1;
+		id->ppaf.ch_len = 0;
+		id->ppaf.ch_offset = 64;
 		break;
 	}
 }

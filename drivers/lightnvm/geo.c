@@ -39,6 +39,12 @@ static int nvm_check_ppaf(const struct nvm_addr_format *f,
 		const struct nvm_ppaf_field *fl = &fields[i];
 		u64 mask;
 
+		/* even a 0-bit field is shifted by its offset on every I/O */
+		if (fl->offset >= 64) {
+			pr_err("lightnvm: %s: ppaf.%s offset %u is not below 64\n",
+			       name, fl->name, fl->offset);
+			return -EINVAL;
+		}
 		if (fl->offset + fl->len > 64) {
 			pr_err("lightnvm: %s: ppaf.%s (offset %u, len %u) does not fit in 64 bits\n",
 			       name, fl->name, fl->offset, fl->len);

@@ -268,7 +268,9 @@ typedef void (nvm_end_io_fn)(struct nvm_rq *rqd);
  *	(device format, pl set, pg and sec ignored)
  * @submit_io: start the read or write @rqd (%NVM_OP_PREAD / %NVM_OP_PWRITE);
  *	returns 0 once the request is owned by the driver, which then calls
- *	nvm_end_io() exactly once, from any context
+ *	nvm_end_io() exactly once, from any context. Must not sleep: the
+ *	caller may be in atomic context or an RCU read-side section (a
+ *	target's ->queue_rq)
  * @erase_block: start the erase @rqd (%NVM_OP_ERASE), same contract
  * @create_dma_pool: create a pool of @size-byte DMA-able buffers
  * @destroy_dma_pool: destroy a pool

@@ -156,8 +156,12 @@ static void nvm_mem_work(struct work_struct *work)
 static int nvm_mem_queue(struct nvm_dev *ndev, struct nvm_rq *rqd, bool erase)
 {
 	struct nvm_mem_dev *dev = ndev->private_data;
-	/* the submitter's context is unknown: only sleep where allowed */
-	gfp_t gfp = preemptible() ? GFP_NOIO : GFP_ATOMIC;
+	/*
+	 * Never sleep: a submitter may hold an RCU read lock (a target's
+	 * ->queue_rq does, under blk-mq), which preemptible() cannot see on
+	 * a PREEMPT_RCU kernel. The command pool's reserve covers a failure.
+	 */
+	const gfp_t gfp = GFP_ATOMIC;
 	struct nvm_mem_cmd *cmd;
 	int ret;
 

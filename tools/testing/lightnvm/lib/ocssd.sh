@@ -14,6 +14,7 @@ OCSSD_CTRL=${OCSSD_CTRL:-/dev/nvme0}
 OCSSD_NS=${OCSSD_NS:-/dev/nvme0n1}
 OCSSD_NSID=${OCSSD_NSID:-1}
 OCSSD_TMP=${OCSSD_TMP:-/tmp/ocssd}
+mkdir -p "$OCSSD_TMP" 2>/dev/null
 
 # ocssd_load_nvme: load the NVMe driver and wait for the controller.
 ocssd_load_nvme() {
