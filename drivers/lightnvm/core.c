@@ -849,9 +849,12 @@ static void nvm_end_io_sync(struct nvm_rq *rqd)
  * @rqd: as for nvm_submit_io(); @rqd->end_io is not called
  *
  * Context: process.
- * Return: 0 on success; -EIO if the device failed the request (details in
+ * Return: 0 on success; -EIO if the media failed the request (details in
  * @rqd->error and @rqd->ppa_status, e.g. %NVM_RSP_ERR_EMPTYPAGE for a read
- * of an unwritten sector); another negative errno if it was not started.
+ * of an unwritten sector); -ENOLINK if it failed for a host or transport
+ * reason (nvm_rsp_is_media() false: an aborted command, a path error, a
+ * device that is gone), which says nothing about the media; another
+ * negative errno if it was not started.
  */
 int nvm_submit_io_sync(struct nvm_dev *dev, struct nvm_rq *rqd)
 {
@@ -869,7 +872,9 @@ int nvm_submit_io_sync(struct nvm_dev *dev, struct nvm_rq *rqd)
 	rqd->core_private = NULL;
 	if (ret)
 		return ret;
-	return rqd->error ? -EIO : 0;
+	if (!rqd->error)
+		return 0;
+	return nvm_rsp_is_media(rqd->error) ? -EIO : -ENOLINK;
 }
 EXPORT_SYMBOL_GPL(nvm_submit_io_sync);
 
@@ -879,7 +884,9 @@ EXPORT_SYMBOL_GPL(nvm_submit_io_sync);
  * @ppa: generic address of the block (ch, lun, blk; the rest is ignored)
  *
  * Context: process.
- * Return: 0, -EIO if the device failed the erase, or another errno.
+ * Return: 0, -EIO if the media failed the erase (the block is bad),
+ * -ENOLINK if the command failed for a host or transport reason, or
+ * another errno.
  */
 int nvm_erase_ppa(struct nvm_dev *dev, struct ppa_addr ppa)
 {

@@ -391,10 +391,31 @@ static struct kunit_suite nvm_ppa_suite = {
 	.test_cases = nvm_ppa_cases,
 };
 
+/* Media statuses against host and transport ones (NVMe generic/path). */
+static void nvm_rsp_media(struct kunit *test)
+{
+	static const u16 media[] = {
+		NVM_RSP_ERR_FAILWRITE, NVM_RSP_ERR_EMPTYPAGE,
+		NVM_RSP_ERR_FAILECC, NVM_RSP_ERR_FAILCRC,
+		NVM_RSP_ERR_FAILERASE, NVM_RSP_WARN_HIGHECC,
+	};
+	/* success, internal error, aborted, path error, host aborted */
+	static const u16 host[] = { 0x0, 0x6, 0x7, 0x370, 0x371, 0x4000 };
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(media); i++)
+		KUNIT_EXPECT_TRUE_MSG(test, nvm_rsp_is_media(media[i]),
+				      "status 0x%x", media[i]);
+	for (i = 0; i < ARRAY_SIZE(host); i++)
+		KUNIT_EXPECT_FALSE_MSG(test, nvm_rsp_is_media(host[i]),
+				       "status 0x%x", host[i]);
+}
+
 static struct kunit_case nvm_geo_cases[] = {
 	KUNIT_CASE(nvm_geo_good),
 	KUNIT_CASE(nvm_geo_rejects),
 	KUNIT_CASE(nvm_bb_fold),
+	KUNIT_CASE(nvm_rsp_media),
 	{}
 };
 

@@ -642,6 +642,16 @@ static int gen_register(struct nvm_dev *dev)
 	u8 *blks;
 	int i, ret;
 
+	if ((u64)geo->nr_luns * geo->blks_per_lun * sizeof(struct nvm_block) >
+	    GENNVM_MAX_DESC_BYTES) {
+		pr_err("%s: %d LUNs of %d blocks need %llu MiB of block descriptors, more than gennvm allocates (%u MiB)\n",
+		       dev->name, geo->nr_luns, geo->blks_per_lun,
+		       (u64)geo->nr_luns * geo->blks_per_lun *
+		       sizeof(struct nvm_block) >> 20,
+		       GENNVM_MAX_DESC_BYTES >> 20);
+		return -EINVAL;
+	}
+
 	gn = kzalloc_node(sizeof(*gn), GFP_KERNEL, dev->node);
 	if (!gn)
 		return -ENOMEM;

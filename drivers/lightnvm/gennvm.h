@@ -8,7 +8,15 @@
 #define _GENNVM_H
 
 #include <linux/lightnvm.h>
+#include <linux/sizes.h>
 #include <linux/workqueue.h>
+
+/*
+ * Most memory gennvm gives the block descriptors of one device: a legal
+ * identity (128 channels of 255 LUNs of 65535 blocks) would otherwise ask
+ * for over a hundred GiB.
+ */
+#define GENNVM_MAX_DESC_BYTES	SZ_1G
 
 /**
  * struct gen_lun - a LUN as gennvm keeps it

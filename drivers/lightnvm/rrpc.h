@@ -48,6 +48,15 @@ static_assert(BIT(RRPC_SECTOR_SHIFT) == RRPC_SECTOR_SIZE);
 #define RRPC_MAX_OP		400
 
 /*
+ * Host or transport errors (a command aborted by a controller reset or a
+ * timeout, a path error): the command is tried again, after a pause that
+ * grows by RRPC_HOST_RETRY_MS each time, until RRPC_HOST_RETRIES of them
+ * came in a row; then the device is taken for dead (rrpc_set_dead()).
+ */
+#define RRPC_HOST_RETRIES	5
+#define RRPC_HOST_RETRY_MS	100
+
+/*
  * Free blocks per LUN: user writes never take the last RRPC_GC_RSV
  * blocks, which the media manager keeps for GC (NVM_LUN_GC_RESERVE); GC
  * starts when a LUN has at most RRPC_GC_LOW free blocks, one before user
@@ -348,6 +357,7 @@ struct rrpc_stats {
 	atomic64_t	lost;		/* sectors GC could not read */
 	atomic64_t	dropped;	/* buffered sectors the device never took */
 	atomic64_t	trims_dropped;	/* trim records GC found obsolete */
+	atomic64_t	host_errors;	/* commands failed, not by the media */
 };
 
 /* How a target got its state at creation (struct rrpc_recovery.mode). */
@@ -434,6 +444,8 @@ struct rrpc_recovery {
  *	(map_lock)
  * @rec: what creation found
  * @close_seq: source of rrpc_block.close_seq
+ * @host_streak: host or transport errors (not the media's) since the last
+ *	command that succeeded; past %RRPC_HOST_RETRIES the target is dead
  * @stats: counters
  */
 struct rrpc {
@@ -486,6 +498,7 @@ struct rrpc {
 	u32			sb_paddr;
 	struct rrpc_recovery	rec;
 	atomic64_t		close_seq;
+	atomic_t		host_streak;
 
 	struct rrpc_stats	stats;
 };
@@ -535,22 +548,6 @@ static inline struct ppa_addr rrpc_paddr_to_ppa(struct rrpc *rrpc, u32 paddr)
 	return nvm_blk_off_to_ppa(rrpc->geo, rblk->ppa, paddr % rrpc->spb);
 }
 
-/* A completion status that speaks of the media, not of the transport. */
-static inline bool rrpc_media_status(int error)
-{
-	switch (error) {
-	case NVM_RSP_ERR_FAILWRITE:
-	case NVM_RSP_ERR_EMPTYPAGE:
-	case NVM_RSP_ERR_FAILECC:
-	case NVM_RSP_ERR_FAILCRC:
-	case NVM_RSP_ERR_FAILERASE:
-	case NVM_RSP_WARN_HIGHECC:
-		return true;
-	default:
-		return false;
-	}
-}
-
 static inline unsigned int rrpc_lun_free(struct rrpc_lun *rlun)
 {
 	return READ_ONCE(rlun->parent->nr_free_blocks);
@@ -583,6 +580,8 @@ void rrpc_wr_work(struct work_struct *work);
 void rrpc_kick_writer(struct rrpc *rrpc, struct rrpc_lun *rlun);
 int rrpc_program(struct rrpc_lun *rlun, struct rrpc_unit *u, bool gc);
 void rrpc_set_dead(struct rrpc *rrpc, const char *why);
+bool rrpc_host_retry(struct rrpc *rrpc, const char *what, int ret, u16 error);
+void rrpc_host_ok(struct rrpc *rrpc);
 void rrpc_lun_set_full(struct rrpc_lun *rlun, bool full);
 bool rrpc_wb_add_rec(struct rrpc *rrpc, u32 marker, const void *rec,
 		     struct rrpc_rq *rrq, bool flush);

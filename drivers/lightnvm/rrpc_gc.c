@@ -136,10 +136,14 @@ struct rrpc_block *rrpc_get_blk(struct rrpc_lun *rlun, bool gc)
 			continue;
 		}
 		if (ret) {
+			/* not the media: the block goes back as it is */
 			nvm_put_blk(rrpc->dev, blk);
-			rrpc_set_dead(rrpc, "the device failed an erase");
-			return NULL;
+			if (!rrpc_host_retry(rrpc, "an erase", ret, 0))
+				return NULL;
+			continue;
 		}
+		if (!rblk->erased)
+			rrpc_host_ok(rrpc);
 
 		rblk->next_off = 0;
 		rblk->erased = true;
@@ -180,20 +184,25 @@ static void rrpc_gc_release(struct rrpc_lun *rlun, struct rrpc_block *rblk)
 	 * Erased before it goes back: a free block holds nothing that a
 	 * recovery scan could take for data (its trim records may be gone).
 	 * A victim that cannot be erased stays bad (media) or, with the
-	 * device gone, goes back as it is.
+	 * device gone, goes back as it is. A host error is tried again.
 	 */
 	rblk->erased = false;
-	if (!rblk->bad && !READ_ONCE(rrpc->dead)) {
+	while (!rblk->bad && !READ_ONCE(rrpc->dead)) {
 		atomic64_inc(&rrpc->stats.erases);
 		ret = nvm_erase_blk(rrpc->dev, rblk->parent);
 		trace_rrpc_erase(rrpc->disk->disk_name, rlun->parent->id,
 				 rblk->parent->id, true, ret);
-		if (ret == -EIO)
+		if (ret == -EIO) {
 			atomic64_inc(&rrpc->stats.grown_bad);
-		else if (ret)
-			rrpc_set_dead(rrpc, "the device failed an erase");
-		else
+			break;
+		}
+		if (!ret) {
+			rrpc_host_ok(rrpc);
 			rblk->erased = true;
+			break;
+		}
+		if (!rrpc_host_retry(rrpc, "an erase", ret, 0))
+			break;
 	}
 	WRITE_ONCE(rblk->min_seq, U64_MAX);
 
@@ -261,7 +270,7 @@ static bool rrpc_gc_program(struct rrpc_lun *rlun)
 		ret = rrpc_program(rlun, u, true);
 		if (!ret)
 			break;
-		if (ret != -EIO) {
+		if (ret != -EIO && ret != -EAGAIN) {
 			rrpc_gc_unpend(rlun);
 			return false;
 		}
@@ -271,8 +280,12 @@ static bool rrpc_gc_program(struct rrpc_lun *rlun)
 	return true;
 }
 
-/* Read n valid sectors into the GC unit behind the ones it holds. */
-static void rrpc_gc_read(struct rrpc_lun *rlun, u32 n)
+/*
+ * Read n valid sectors into the GC unit behind the ones it holds.
+ * Return: 0, or -ENODEV if the device keeps failing the read for another
+ * reason than the media (the sectors stay where they are, mapped).
+ */
+static int rrpc_gc_read(struct rrpc_lun *rlun, u32 n)
 {
 	struct rrpc_trim_rec *tr;
 	struct rrpc *rrpc = rlun->rrpc;
@@ -283,6 +296,7 @@ static void rrpc_gc_read(struct rrpc_lun *rlun, u32 n)
 	u64 failed = 0;
 	int ret;
 
+retry:
 	memset(rqd, 0, sizeof(*rqd));
 	bio_init(&gc->bio, NULL, gc->bvecs, rrpc->spp, REQ_OP_READ);
 	for (i = 0; i < n; i++) {
@@ -307,9 +321,15 @@ static void rrpc_gc_read(struct rrpc_lun *rlun, u32 n)
 
 	ret = nvm_submit_io_sync(rrpc->dev, rqd);
 	bio_uninit(&gc->bio);
-	if (ret)
-		failed = ~0ULL;
-	else if (rqd->error && rqd->error != NVM_RSP_WARN_HIGHECC)
+	if (ret && ret != -EIO) {
+		/* not the media: nothing is lost, the sectors stay mapped */
+		if (!rrpc_host_retry(rrpc, "a GC read", ret, rqd->error))
+			return -ENODEV;
+		goto retry;
+	}
+	rrpc_host_ok(rrpc);
+	/* a media error: the sectors it names (all, without a list) */
+	if (ret && rqd->error != NVM_RSP_WARN_HIGHECC)
 		failed = rqd->ppa_status ? rqd->ppa_status : ~0ULL;
 
 	for (i = 0; i < n; i++) {
@@ -358,6 +378,7 @@ static void rrpc_gc_read(struct rrpc_lun *rlun, u32 n)
 		spin_unlock(&rrpc->map_lock);
 	}
 	u->nr += n;
+	return 0;
 }
 
 /* Move the valid sectors of a victim into the GC unit (and beyond). */
@@ -380,8 +401,11 @@ static bool rrpc_gc_block(struct rrpc_lun *rlun, struct rrpc_block *victim)
 			}
 		}
 		spin_unlock(&rrpc->map_lock);
-		if (n)
-			rrpc_gc_read(rlun, n);
+		if (n && rrpc_gc_read(rlun, n)) {
+			/* the device is dead: the victim keeps its data */
+			rrpc_blk_close(rlun, victim);
+			return false;
+		}
 		if (u->nr == rrpc->spp && !rrpc_gc_program(rlun)) {
 			/* what is already on the media stays valid there */
 			rrpc_blk_close(rlun, victim);

@@ -18,6 +18,7 @@
 #define pr_fmt(fmt) "rrpc: " fmt
 
 #include <linux/blkdev.h>
+#include <linux/delay.h>
 #include <linux/blk-mq.h>
 #include <linux/highmem.h>
 #include <linux/slab.h>
@@ -213,6 +214,53 @@ void rrpc_set_dead(struct rrpc *rrpc, const char *why)
 }
 
 /**
+ * rrpc_host_retry() - a command failed, and not because of the media
+ * @rrpc: the target
+ * @what: the command, for the log
+ * @ret: what submitting it returned
+ * @error: its completion status (&nvm_rq.error), not a media status
+ *
+ * Such a failure (nvm_rsp_is_media() false, or a command that could not
+ * be submitted) says nothing about the blocks: none is marked bad and no
+ * data is given up. The caller tries again after a pause; after
+ * %RRPC_HOST_RETRIES failures in a row the device is taken for dead.
+ *
+ * Context: process (sleeps).
+ * Return: true to try again, false once the target is dead.
+ */
+bool rrpc_host_retry(struct rrpc *rrpc, const char *what, int ret, u16 error)
+{
+	int n = atomic_inc_return(&rrpc->host_streak);
+
+	atomic64_inc(&rrpc->stats.host_errors);
+	if (READ_ONCE(rrpc->dead))
+		return false;
+	if (n > RRPC_HOST_RETRIES) {
+		pr_err("%s: %s failed (%d/0x%x), %d host errors in a row\n",
+		       rrpc->disk->disk_name, what, ret, error, n);
+		rrpc_set_dead(rrpc, "the device keeps failing commands");
+		return false;
+	}
+	pr_warn_ratelimited("%s: %s failed (%d/0x%x), not a media error: retry %d of %d\n",
+			    rrpc->disk->disk_name, what, ret, error, n,
+			    RRPC_HOST_RETRIES);
+	msleep(RRPC_HOST_RETRY_MS * n);
+	return true;
+}
+
+/**
+ * rrpc_host_ok() - a command succeeded: host errors no longer in a row
+ * @rrpc: the target
+ *
+ * Context: any.
+ */
+void rrpc_host_ok(struct rrpc *rrpc)
+{
+	if (atomic_read(&rrpc->host_streak))
+		atomic_set(&rrpc->host_streak, 0);
+}
+
+/**
  * rrpc_lun_set_full() - a LUN has nothing left that GC can reclaim, or has
  * @rlun: the LUN
  * @full: its writer waits and no block would yield space (grown bad blocks
@@ -274,7 +322,10 @@ static void rrpc_stream_close(struct rrpc_lun *rlun, struct rrpc_block *rblk,
  * leaves the stream without an open block; the caller retries elsewhere.
  *
  * Context: the LUN's writer (user) or GC work; sleeps.
- * Return: 0, or -EIO if the program failed.
+ * Return: 0; -EIO if the media failed the program (block retired);
+ * -EAGAIN after a host error (block closed, not retired; see
+ * rrpc_host_retry()); -ENODEV once the target is dead. After -EIO and
+ * -EAGAIN the caller programs the unit again in a fresh block.
  */
 int rrpc_program(struct rrpc_lun *rlun, struct rrpc_unit *u, bool gc)
 {
@@ -343,14 +394,19 @@ int rrpc_program(struct rrpc_lun *rlun, struct rrpc_unit *u, bool gc)
 	trace_rrpc_program(rrpc->disk->disk_name, rlun->parent->id,
 			   spp > 1 ? u->ppa_list[0] : rqd->ppa_addr, base, spp,
 			   nr_data, gc, rqd->error ? rqd->error : ret);
-	if ((ret || rqd->error) && rqd->error != NVM_RSP_ERR_FAILWRITE) {
-		/* not a media error: the device does not take programs */
-		pr_err_ratelimited("%s: program of block %u (LUN %d) failed (%d/0x%x)\n",
-				   rrpc->disk->disk_name, rblk->parent->id,
-				   rlun->parent->id, ret, rqd->error);
+	if (ret && ret != -EIO) {
+		/*
+		 * Not the media's doing (an aborted command, a path error, no
+		 * memory to submit): nothing is retired. Whether the aborted
+		 * program reached the media is unknown, so the block takes no
+		 * more programs; the unit goes to a fresh one. What did reach
+		 * the media is never mapped: the unit's sequence numbers stay,
+		 * and the copy written next is the one the map points to.
+		 */
 		rrpc_stream_close(rlun, rblk, gc);
-		rrpc_set_dead(rrpc, "the device failed a program");
-		return -ENODEV;
+		if (!rrpc_host_retry(rrpc, "a program", ret, rqd->error))
+			return -ENODEV;
+		return -EAGAIN;
 	}
 	if (ret || rqd->error) {
 		atomic64_inc(&rrpc->stats.write_errors);
@@ -365,6 +421,7 @@ int rrpc_program(struct rrpc_lun *rlun, struct rrpc_unit *u, bool gc)
 		return -EIO;
 	}
 
+	rrpc_host_ok(rrpc);
 	atomic64_add(spp, &rrpc->stats.media_written);
 	atomic64_add(spp - nr_data, &rrpc->stats.padded);
 	if (gc)
@@ -445,8 +502,8 @@ void rrpc_wr_work(struct work_struct *work)
 			continue;
 		}
 		ret = rrpc_program(rlun, u, false);
-		if (ret == -EIO) {
-			/* the block is retired: try again on a fresh one */
+		if (ret == -EIO || ret == -EAGAIN) {
+			/* the block is retired or closed: try a fresh one */
 			spin_lock(&rrpc->wb_lock);
 			list_add(&u->list, &rrpc->wb_queue);
 			spin_unlock(&rrpc->wb_lock);

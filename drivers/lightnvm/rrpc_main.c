@@ -70,8 +70,16 @@ static int rrpc_luns_init(struct rrpc *rrpc, const struct nvm_tgt_conf *conf)
 	u32 b;
 	int i;
 
-	rrpc->luns = kvcalloc(rrpc->nr_luns, sizeof(*rrpc->luns), GFP_KERNEL);
 	rrpc->nr_blocks = rrpc->nr_luns * geo->blks_per_lun;
+	/* tiny blocks on many LUNs: refuse before kvmalloc() would warn */
+	if ((u64)rrpc->nr_blocks * sizeof(*rrpc->blocks) > RRPC_MAX_TABLE) {
+		pr_err("%s: %u blocks need %llu MiB of block descriptors, more than rrpc allocates (%u MiB); use fewer LUNs\n",
+		       rrpc->disk->disk_name, rrpc->nr_blocks,
+		       (u64)rrpc->nr_blocks * sizeof(*rrpc->blocks) >> 20,
+		       RRPC_MAX_TABLE >> 20);
+		return -EINVAL;
+	}
+	rrpc->luns = kvcalloc(rrpc->nr_luns, sizeof(*rrpc->luns), GFP_KERNEL);
 	rrpc->blocks = kvcalloc(rrpc->nr_blocks, sizeof(*rrpc->blocks),
 				GFP_KERNEL);
 	if (!rrpc->luns || !rrpc->blocks)
@@ -422,6 +430,7 @@ RRPC_STAT_ATTR(read_errors, read_errors);
 RRPC_STAT_ATTR(lost_sectors, lost);
 RRPC_STAT_ATTR(dropped_sectors, dropped);
 RRPC_STAT_ATTR(trim_records_dropped, trims_dropped);
+RRPC_STAT_ATTR(host_errors, host_errors);
 
 static ssize_t recovery_show(struct device *dev, struct device_attribute *attr,
 			     char *buf)
@@ -504,6 +513,7 @@ static struct attribute *rrpc_attrs[] = {
 	&dev_attr_lost_sectors.attr,
 	&dev_attr_dropped_sectors.attr,
 	&dev_attr_trim_records_dropped.attr,
+	&dev_attr_host_errors.attr,
 	&dev_attr_recovery.attr,
 	&dev_attr_state.attr,
 	&dev_attr_free_blocks.attr,

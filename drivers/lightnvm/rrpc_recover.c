@@ -392,7 +392,7 @@ static int rrpc_page_io(struct rrpc *rrpc, struct rrpc_unit *pb,
 static bool rrpc_read_broken(struct rrpc *rrpc, struct rrpc_block *rblk,
 			     int ret, int error)
 {
-	if ((!ret || error) && (!error || rrpc_media_status(error)))
+	if ((!ret || error) && (!error || nvm_rsp_is_media(error)))
 		return false;
 	pr_err("%s: reading block %u of LUN %d failed: %d/0x%x\n",
 	       rrpc->disk->disk_name, rblk->parent->id, rblk->rlun->parent->id,

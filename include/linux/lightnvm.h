@@ -45,6 +45,34 @@ enum {
 	NVM_RSP_WARN_HIGHECC	= 0x4700,
 };
 
+/**
+ * nvm_rsp_is_media() - is a completion status a statement about the media?
+ * @error: &nvm_rq.error of a completed command
+ *
+ * The Open-Channel SSD 1.2 media statuses (a failed program or erase, an
+ * empty page, an uncorrectable or CRC error, a high-ECC warning) say
+ * something about the addressed blocks. Every other non-zero status (a
+ * command aborted by a controller reset or a timeout, a path error, a
+ * device that is gone) is a host or transport error: it says nothing about
+ * the media, and must not change any block's state.
+ *
+ * Return: true for a media status, false for success and host errors.
+ */
+static inline bool nvm_rsp_is_media(u16 error)
+{
+	switch (error) {
+	case NVM_RSP_ERR_FAILWRITE:
+	case NVM_RSP_ERR_EMPTYPAGE:
+	case NVM_RSP_ERR_FAILECC:
+	case NVM_RSP_ERR_FAILCRC:
+	case NVM_RSP_ERR_FAILERASE:
+	case NVM_RSP_WARN_HIGHECC:
+		return true;
+	default:
+		return false;
+	}
+}
+
 /* Physical command opcodes (&nvm_rq.opcode; NVMe I/O command set). */
 enum {
 	NVM_OP_PWRITE		= 0x91,

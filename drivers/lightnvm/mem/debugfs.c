@@ -295,13 +295,18 @@ static int nvm_mem_test_io_exec(struct nvm_mem_dev *dev, struct nvm_rq *rqd,
 	}
 	if (rqd->opcode == NVM_OP_ERASE) {
 		ret = nvm_erase_ppa(dev->ndev, rqd->ppa_addr);
-		/* the core keeps the status to itself: -EIO means failed */
-		rqd->error = ret == -EIO ? NVM_RSP_ERR_FAILERASE : 0;
-		rqd->ppa_status = ret == -EIO;
+		/*
+		 * The core keeps the status to itself: -EIO means the media
+		 * failed it, -ENOLINK a host error (reported as the device
+		 * being gone, whether it is or an abort was injected)
+		 */
+		rqd->error = ret == -EIO ? NVM_RSP_ERR_FAILERASE :
+			     ret == -ENOLINK ? NVM_MEM_RSP_GONE : 0;
+		rqd->ppa_status = ret == -EIO || ret == -ENOLINK;
 	} else {
 		ret = nvm_submit_io_sync(dev->ndev, rqd);
 	}
-	return ret == -EIO ? 0 : ret;
+	return ret == -EIO || ret == -ENOLINK ? 0 : ret;
 }
 
 /*

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * nvm_mem: fault injection (CONFIG_NVM_MEM_FAULT_INJECTION). Every instance
- * has three fault_attrs, fail_read, fail_write and fail_erase, asked once
- * per sector read, per sector programmed and per block erased; they appear
- * in debugfs as /sys/kernel/debug/nvm_mem/<name>/fail_{read,write,erase}/
- * and start from the module parameters of the same names
+ * has four fault_attrs: fail_read, fail_write and fail_erase (media errors),
+ * asked once per sector read, per sector programmed and per block erased,
+ * and fail_host (host errors: the command is aborted before it reaches the
+ * media), asked once per command. They appear in debugfs as
+ * /sys/kernel/debug/nvm_mem/<name>/fail_{read,write,erase,host}/ and start
+ * from the module parameters of the same names
  * ("<interval>,<probability>,<space>,<times>", as null_blk's timeout).
  */
 
@@ -26,13 +28,17 @@ static char *fail_erase;
 module_param(fail_erase, charp, 0444);
 MODULE_PARM_DESC(fail_erase, "Erase failures (FAILERASE) for new devices: <interval>,<probability>,<space>,<times>. Default: none");
 
+static char *fail_host;
+module_param(fail_host, charp, 0444);
+MODULE_PARM_DESC(fail_host, "Commands aborted before the media (NVMe host aborted status, as after a controller reset) for new devices: <interval>,<probability>,<space>,<times>. Default: none");
+
 /* What the parameters asked for, copied into every new instance. */
 static struct {
 	unsigned long	interval;
 	unsigned long	probability;
 	int		space;
 	int		times;
-} nvm_mem_fault_tmpl[3];
+} nvm_mem_fault_tmpl[4];
 
 static int nvm_mem_fault_parse(const char *param, const char *str, int i)
 {
@@ -72,7 +78,8 @@ int nvm_mem_fault_parse_params(void)
 {
 	return nvm_mem_fault_parse("fail_read", fail_read, NVM_MEM_FAULT_READ) ?:
 	       nvm_mem_fault_parse("fail_write", fail_write, NVM_MEM_FAULT_WRITE) ?:
-	       nvm_mem_fault_parse("fail_erase", fail_erase, NVM_MEM_FAULT_ERASE);
+	       nvm_mem_fault_parse("fail_erase", fail_erase, NVM_MEM_FAULT_ERASE) ?:
+	       nvm_mem_fault_parse("fail_host", fail_host, NVM_MEM_FAULT_HOST);
 }
 
 static void nvm_mem_fault_init_one(struct fault_attr *a, int i)
@@ -96,6 +103,7 @@ void nvm_mem_fault_init(struct nvm_mem_dev *dev)
 	nvm_mem_fault_init_one(&dev->fail_read, NVM_MEM_FAULT_READ);
 	nvm_mem_fault_init_one(&dev->fail_write, NVM_MEM_FAULT_WRITE);
 	nvm_mem_fault_init_one(&dev->fail_erase, NVM_MEM_FAULT_ERASE);
+	nvm_mem_fault_init_one(&dev->fail_host, NVM_MEM_FAULT_HOST);
 }
 
 /**
@@ -107,6 +115,7 @@ void nvm_mem_fault_debugfs(struct nvm_mem_dev *dev)
 	fault_create_debugfs_attr("fail_read", dev->dbg, &dev->fail_read);
 	fault_create_debugfs_attr("fail_write", dev->dbg, &dev->fail_write);
 	fault_create_debugfs_attr("fail_erase", dev->dbg, &dev->fail_erase);
+	fault_create_debugfs_attr("fail_host", dev->dbg, &dev->fail_host);
 }
 
 /**
@@ -128,6 +137,8 @@ bool nvm_mem_should_fail(void *priv, enum nvm_mem_fault op)
 		return should_fail(&dev->fail_write, NVM_MEM_SEC_SIZE);
 	case NVM_MEM_FAULT_ERASE:
 		return should_fail(&dev->fail_erase, NVM_MEM_SEC_SIZE);
+	case NVM_MEM_FAULT_HOST:
+		return should_fail(&dev->fail_host, NVM_MEM_SEC_SIZE);
 	}
 	return false;
 }

@@ -64,13 +64,15 @@ struct dentry *nvm_mem_dbg_root;
 
 /*
  * A command in the workqueue. @queued: accepted while the power was on, so
- * in flight if a cut comes before it runs.
+ * in flight if a cut comes before it runs. @abort: fail_host chose it, it
+ * completes as aborted without reaching the media.
  */
 struct nvm_mem_cmd {
 	struct work_struct	work;
 	struct nvm_mem_dev	*dev;
 	struct nvm_rq		*rqd;
 	bool			queued;
+	bool			abort;
 };
 
 static int nvm_mem_identity(struct nvm_dev *ndev, struct nvm_id *id)
@@ -136,6 +138,24 @@ static int nvm_mem_rq_check(struct nvm_mem_dev *dev, struct nvm_rq *rqd,
 	return -EINVAL;
 }
 
+/*
+ * A host error injected by fail_host: the command completes as an aborted
+ * one, without reaching the media (no power cut draws on it either).
+ */
+static bool nvm_mem_host_fault(struct nvm_mem_dev *dev)
+{
+	nvm_mem_fault_fn *fault = NVM_MEM_FAULT_FN;
+
+	return fault && fault(dev, NVM_MEM_FAULT_HOST);
+}
+
+static void nvm_mem_abort(struct nvm_rq *rqd)
+{
+	rqd->error = NVM_MEM_RSP_ABORTED;
+	rqd->ppa_status = rqd->nr_ppas >= 64 ? ~0ULL :
+			  GENMASK_ULL(rqd->nr_ppas - 1, 0);
+}
+
 static void nvm_mem_work(struct work_struct *work)
 {
 	struct nvm_mem_cmd *cmd = container_of(work, struct nvm_mem_cmd, work);
@@ -145,10 +165,14 @@ static void nvm_mem_work(struct work_struct *work)
 
 	/* idle, not uninterruptible: a long stall is no hung task */
 	wait_event_idle(dev->stall_wq, !READ_ONCE(dev->stalled));
-	noio = memalloc_noio_save();
-	nvm_mem_media_run(dev->media, rqd, cmd->queued, NVM_MEM_FAULT_FN, dev,
-			  GFP_KERNEL);
-	memalloc_noio_restore(noio);
+	if (cmd->abort) {
+		nvm_mem_abort(rqd);
+	} else {
+		noio = memalloc_noio_save();
+		nvm_mem_media_run(dev->media, rqd, cmd->queued,
+				  NVM_MEM_FAULT_FN, dev, GFP_KERNEL);
+		memalloc_noio_restore(noio);
+	}
 	mempool_free(cmd, dev->cmd_pool);
 	nvm_end_io(rqd);
 }
@@ -174,8 +198,11 @@ static int nvm_mem_queue(struct nvm_dev *ndev, struct nvm_rq *rqd, bool erase)
 	 * (from the workqueue, as usual) with NVM_MEM_RSP_GONE.
 	 */
 	if (dev->completion_mode == NVM_MEM_COMPL_INLINE) {
-		nvm_mem_media_run(dev->media, rqd, false, NVM_MEM_FAULT_FN, dev,
-				  gfp);
+		if (nvm_mem_host_fault(dev))
+			nvm_mem_abort(rqd);
+		else
+			nvm_mem_media_run(dev->media, rqd, false,
+					  NVM_MEM_FAULT_FN, dev, gfp);
 		nvm_end_io(rqd);
 		return 0;
 	}
@@ -187,6 +214,7 @@ static int nvm_mem_queue(struct nvm_dev *ndev, struct nvm_rq *rqd, bool erase)
 	cmd->dev = dev;
 	cmd->rqd = rqd;
 	cmd->queued = !atomic_read(&dev->media->unplugged);
+	cmd->abort = nvm_mem_host_fault(dev);
 	queue_work(dev->wq, &cmd->work);
 	return 0;
 }

@@ -46,6 +46,13 @@
  */
 #define NVM_MEM_RSP_GONE	NVME_SC_HOST_PATH_ERROR
 
+/*
+ * Completion status of a command failed by the fail_host fault injection,
+ * as the NVMe driver completes a command that a controller reset or a
+ * timeout aborted: the media is untouched, ppa_status has every bit set.
+ */
+#define NVM_MEM_RSP_ABORTED	NVME_SC_HOST_ABORTED_CMD
+
 /* Default seed of the choice of what a power cut does to commands. */
 #define NVM_MEM_DEFAULT_CUT_SEED	1
 
@@ -190,6 +197,7 @@ enum nvm_mem_fault {
 	NVM_MEM_FAULT_READ,
 	NVM_MEM_FAULT_WRITE,
 	NVM_MEM_FAULT_ERASE,
+	NVM_MEM_FAULT_HOST,	/* a whole command, before the media */
 };
 
 /* Returns true when the sector (or block, for erase) must fail. */
@@ -266,6 +274,7 @@ void nvm_mem_bio_copy(struct bio *bio, struct bvec_iter *iter, void *buf,
  * @fail_read: fault injection for sector reads
  * @fail_write: fault injection for sector programs
  * @fail_erase: fault injection for block erases
+ * @fail_host: fault injection of host errors (aborted commands)
  * @test_result: outcome of the last debugfs test_io command (CONFIG_NVM_DEBUG)
  */
 struct nvm_mem_dev {
@@ -289,6 +298,7 @@ struct nvm_mem_dev {
 	struct fault_attr	fail_read;
 	struct fault_attr	fail_write;
 	struct fault_attr	fail_erase;
+	struct fault_attr	fail_host;
 #endif
 #ifdef CONFIG_NVM_DEBUG
 	char			test_result[80];

@@ -409,6 +409,39 @@ static enum rq_end_io_ret nvme_nvm_end_io(struct request *rq, blk_status_t err)
 }
 
 /*
+ * Does the data of a vector command fit the queue's limits? blk-mq checks
+ * them when it merges bios, not for the first bio of a passthrough request,
+ * so a command built from a large or scattered bio would reach the driver
+ * with more segments than it can map. Each bvec is counted as a segment of
+ * its own (merging could only lower the count).
+ * Return: NULL, or the limit the bio exceeds.
+ */
+static const char *nvme_nvm_bio_unfit(struct request_queue *q,
+				      struct bio *bio)
+{
+	unsigned long boundary = queue_virt_boundary(q);
+	unsigned int nr_segs = 0;
+	struct bvec_iter iter;
+	struct bio_vec bv;
+	bool gap = false;
+
+	if (bio->bi_iter.bi_size > queue_max_hw_sectors(q) << SECTOR_SHIFT)
+		return "max_hw_sectors";
+	bio_for_each_bvec(bv, bio, iter) {
+		if (bv.bv_len > queue_max_segment_size(q))
+			return "max_segment_size";
+		/* only the first may start, only the last end, off a boundary */
+		if (gap || (nr_segs && (bv.bv_offset & boundary)))
+			return "virt_boundary";
+		gap = (bv.bv_offset + bv.bv_len) & boundary;
+		nr_segs++;
+	}
+	if (nr_segs > queue_max_segments(q))
+		return "max_segments";
+	return NULL;
+}
+
+/*
  * Queue a physical command on the namespace's queue; without sleeping
  * unless @may_sleep.
  */
@@ -426,6 +459,16 @@ static int nvme_nvm_issue(struct nvme_nvm *nvm, struct nvm_rq *rqd,
 	nvme_init_request(rq, c);
 
 	if (rqd->bio) {
+		const char *unfit = nvme_nvm_bio_unfit(rq->q, rqd->bio);
+
+		if (unfit) {
+			dev_err_ratelimited(nvm->ns->ctrl->device,
+					    "%s: command 0x%02x: %u bytes of data exceed the queue's %s\n",
+					    nvm->dev->name, c->common.opcode,
+					    rqd->bio->bi_iter.bi_size, unfit);
+			ret = -EINVAL;
+			goto err_free_rq;
+		}
 		/* a clone, so that completion leaves the core's bio alone */
 		bio = bio_alloc_clone(NULL, rqd->bio,
 				      may_sleep ? GFP_NOIO : GFP_ATOMIC, &nvm->bs);
@@ -761,6 +804,21 @@ void nvme_nvm_unregister(struct nvme_ns *ns)
 	if (WARN_ON_ONCE(!dev))
 		return;
 	nvm = dev->private_data;
+
+	/*
+	 * A controller that died (surprise removal, a failed reset) answers
+	 * nothing. For an ordinary namespace del_gendisk() marks the queue
+	 * dying; ours has no disk to delete, so do it here, before the
+	 * targets are removed: a command deferred while the queue was frozen
+	 * would otherwise wait for a request forever, and the target's
+	 * teardown with it. An orderly removal leaves the queue alive, so
+	 * that the targets can still write their checkpoints.
+	 */
+	if (ns->ctrl->state == NVME_CTRL_DEAD ||
+	    test_bit(NVME_NS_DEAD, &ns->flags)) {
+		blk_queue_flag_set(QUEUE_FLAG_DYING, ns->queue);
+		blk_mark_disk_dead(ns->disk);
+	}
 
 	nvm_unregister(dev);
 	/* no command is in flight any more, deferred or not */
