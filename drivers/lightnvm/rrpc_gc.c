@@ -80,6 +80,36 @@ static bool rrpc_wr_block(struct rrpc_lun *rlun)
 	return blocked;
 }
 
+/*
+ * Erase a block for a fresh start (@victim: after GC) and count it. A host
+ * error is tried again (rrpc_host_retry()); a media failure (-EIO: the
+ * media manager marked the block grown bad) is counted in grown_bad.
+ * Return: 0, -EIO, or another errno once the target is dead.
+ */
+static int rrpc_erase(struct rrpc_lun *rlun, struct nvm_block *blk,
+		      bool victim)
+{
+	struct rrpc *rrpc = rlun->rrpc;
+	int ret;
+
+	for (;;) {
+		atomic64_inc(&rrpc->stats.erases);
+		ret = nvm_erase_blk(rrpc->dev, blk);
+		trace_rrpc_erase(rrpc->disk->disk_name, rlun->parent->id,
+				 blk->id, victim, ret);
+		if (!ret) {
+			rrpc_host_ok(rrpc);
+			return 0;
+		}
+		if (ret == -EIO) {
+			atomic64_inc(&rrpc->stats.grown_bad);
+			return ret;
+		}
+		if (!rrpc_host_retry(rrpc, "an erase", ret, 0))
+			return ret;
+	}
+}
+
 /**
  * rrpc_get_blk() - take a free block of a LUN and erase it
  * @rlun: the LUN
@@ -119,31 +149,20 @@ struct rrpc_block *rrpc_get_blk(struct rrpc_lun *rlun, bool gc)
 			return NULL;
 		}
 
-		ret = 0;
-		if (!rblk->erased) {
-			atomic64_inc(&rrpc->stats.erases);
-			ret = nvm_erase_blk(rrpc->dev, blk);
-			trace_rrpc_erase(rrpc->disk->disk_name,
-					 rlun->parent->id, blk->id, false, ret);
-		}
+		ret = rblk->erased ? 0 : rrpc_erase(rlun, blk, false);
 		if (ret == -EIO) {
 			/* the media manager marked it grown bad: put retires it */
 			pr_err_ratelimited("%s: erase of block %u (LUN %d) failed (%d), retiring it\n",
 					   rrpc->disk->disk_name, blk->id,
 					   rlun->parent->id, ret);
 			nvm_put_blk(rrpc->dev, blk);
-			atomic64_inc(&rrpc->stats.grown_bad);
 			continue;
 		}
 		if (ret) {
-			/* not the media: the block goes back as it is */
+			/* the device is dead: the block goes back as it is */
 			nvm_put_blk(rrpc->dev, blk);
-			if (!rrpc_host_retry(rrpc, "an erase", ret, 0))
-				return NULL;
-			continue;
+			return NULL;
 		}
-		if (!rblk->erased)
-			rrpc_host_ok(rrpc);
 
 		rblk->next_off = 0;
 		rblk->erased = true;
@@ -171,7 +190,6 @@ static void rrpc_gc_release(struct rrpc_lun *rlun, struct rrpc_block *rblk)
 {
 	struct rrpc *rrpc = rlun->rrpc;
 	bool kick;
-	int ret;
 
 	/* reads that looked the victim up before GC moved the data */
 	wait_event(rrpc->read_wait, !atomic_read(&rblk->nr_readers));
@@ -187,23 +205,8 @@ static void rrpc_gc_release(struct rrpc_lun *rlun, struct rrpc_block *rblk)
 	 * device gone, goes back as it is. A host error is tried again.
 	 */
 	rblk->erased = false;
-	while (!rblk->bad && !READ_ONCE(rrpc->dead)) {
-		atomic64_inc(&rrpc->stats.erases);
-		ret = nvm_erase_blk(rrpc->dev, rblk->parent);
-		trace_rrpc_erase(rrpc->disk->disk_name, rlun->parent->id,
-				 rblk->parent->id, true, ret);
-		if (ret == -EIO) {
-			atomic64_inc(&rrpc->stats.grown_bad);
-			break;
-		}
-		if (!ret) {
-			rrpc_host_ok(rrpc);
-			rblk->erased = true;
-			break;
-		}
-		if (!rrpc_host_retry(rrpc, "an erase", ret, 0))
-			break;
-	}
+	if (!rblk->bad && !READ_ONCE(rrpc->dead))
+		rblk->erased = !rrpc_erase(rlun, rblk->parent, true);
 	WRITE_ONCE(rblk->min_seq, U64_MAX);
 
 	spin_lock(&rlun->lock);

@@ -412,8 +412,8 @@ static enum rq_end_io_ret nvme_nvm_end_io(struct request *rq, blk_status_t err)
  * Does the data of a vector command fit the queue's limits? blk-mq checks
  * them when it merges bios, not for the first bio of a passthrough request,
  * so a command built from a large or scattered bio would reach the driver
- * with more segments than it can map. Each bvec is counted as a segment of
- * its own (merging could only lower the count).
+ * with more segments than it can map. Each bvec counts as the segments
+ * that mapping splits it into (merging bvecs could only lower the count).
  * Return: NULL, or the limit the bio exceeds.
  */
 static const char *nvme_nvm_bio_unfit(struct request_queue *q,
@@ -423,18 +423,17 @@ static const char *nvme_nvm_bio_unfit(struct request_queue *q,
 	unsigned int nr_segs = 0;
 	struct bvec_iter iter;
 	struct bio_vec bv;
-	bool gap = false;
+	bool first = true, gap = false;
 
 	if (bio->bi_iter.bi_size > queue_max_hw_sectors(q) << SECTOR_SHIFT)
 		return "max_hw_sectors";
 	bio_for_each_bvec(bv, bio, iter) {
-		if (bv.bv_len > queue_max_segment_size(q))
-			return "max_segment_size";
 		/* only the first may start, only the last end, off a boundary */
-		if (gap || (nr_segs && (bv.bv_offset & boundary)))
+		if (gap || (!first && (bv.bv_offset & boundary)))
 			return "virt_boundary";
 		gap = (bv.bv_offset + bv.bv_len) & boundary;
-		nr_segs++;
+		first = false;
+		nr_segs += DIV_ROUND_UP(bv.bv_len, queue_max_segment_size(q));
 	}
 	if (nr_segs > queue_max_segments(q))
 		return "max_segments";
