@@ -12,6 +12,9 @@
 #   make check         build everything and run the tests [TESTS=pattern]
 #   make powercut      100 power cuts on nvm_mem, then killed QEMU boots
 #                      [PC_CUTS=80 PC_EXT4=20 PC_QEMU=20]; not in check
+#   make bench         the benchmarks (P1-P7, recovery) in one boot of
+#                      Debian's kernel: build/bench/results.csv, summary.txt,
+#                      plots [QUICK=1: small version; BENCH_ONLY=P1,P4]
 #   make kernel        the debug test kernel (Debian's 6.1 source + this tree)
 #   make qemu          QEMU from Debian's source + patches/qemu
 #   make tools         userspace tools (lnvm, test programs) into build/tools
@@ -44,12 +47,12 @@ TOOLS_SRC   := $(wildcard tools/lightnvm/*.c) \
 TOOLS_BIN   := $(patsubst %.c,$(B)/tools/%,$(notdir $(TOOLS_SRC)))
 
 .PHONY: all modules modules_install kernel qemu tools initramfs testmods \
-	deps check demo deb powercut clean distclean help
+	deps check demo bench deb powercut clean distclean help
 
 all: modules
 
 help:
-	@sed -n '3,22p' $(TOP)/Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,25p' $(TOP)/Makefile | sed 's/^# \{0,1\}//'
 
 # Build in a tree of symlinks under build/ so that objects never land in
 # the source tree.
@@ -145,13 +148,24 @@ else
 	@QEMU=$(DEMO_QEMU) bash $(TOP)/tools/testing/lightnvm/check --demo $(DEMO_GROUP_$(DEVICE))
 endif
 
+# make bench: the benchmarks on Debian's stock kernel with the out-of-tree
+# modules under Debian's QEMU (as make demo), all in one boot; not part of
+# check. Results: build/bench/ (results.csv, summary.txt, *.png).
+QUICK	?= 0
+BENCH_ONLY ?=
+bench:
+	@bash $(TOP)/scripts/install-deps.sh bench
+	@$(MAKE) --no-print-directory -s modules tools initramfs
+	@QEMU=$(DEMO_QEMU) QUICK=$(QUICK) BENCH_ONLY=$(BENCH_ONLY) \
+		bash $(TOP)/tools/testing/lightnvm/bench/run
+
 # Debian packages (debhelper, dh-dkms) into build/deb; version: dkms.conf
 deb:
 	@KSRC="$(KSRC)" bash $(TOP)/scripts/package/mkdeb.sh
 
 clean:
 	rm -rf $(B)/oot $(B)/tools $(B)/testmods $(B)/kmods $(B)/vm $(B)/logs \
-		$(B)/deb $(B)/demo
+		$(B)/deb $(B)/demo $(B)/bench
 
 distclean:
 	rm -rf $(B)

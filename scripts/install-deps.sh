@@ -11,6 +11,8 @@
 #                           stock 6.1 kernel and headers (the out-of-tree
 #                           modules), Debian's QEMU, the initramfs tools
 #                           and gnuplot; no kernel source, no QEMU build
+#   install-deps.sh bench   make bench: the demo's packages and python3
+#                           (the report)
 set -euo pipefail
 
 mode=${1:-all}
@@ -32,8 +34,9 @@ debhelper dh-dkms dkms groff-base man-db"
 
 case $mode in
 demo) PKGS=$DEMO_PKGS ;;
+bench) PKGS="$DEMO_PKGS python3" ;;
 all) PKGS=$ALL_PKGS ;;
-*) echo "usage: $0 [all|demo]" >&2; exit 2 ;;
+*) echo "usage: $0 [all|demo|bench]" >&2; exit 2 ;;
 esac
 
 missing=""

@@ -86,8 +86,9 @@ mods() {
 	if [ "${flavor#stock}" != "$flavor" ]; then
 		for rel in "$stage"/lib/modules/*; do
 			# configfs: nvm_mem's instances, ext4: the demo and
-			# the tests' file systems (modules in Debian)
-			for m in nvme configfs ext4; do
+			# the tests' file systems, null_blk: make bench's
+			# raw-device reference (modules in Debian)
+			for m in nvme configfs ext4 null_blk; do
 				modprobe -S "$(basename "$rel")" --show-depends $m 2>/dev/null
 			done |
 				awk '$1 == "insmod" { print $2 }' | sort -u |

@@ -1,0 +1,274 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# The guest side of `make bench` (run as /lnvm/demo by the test
+# initramfs' /init, every output line shown on the console as
+# "@@LNVM DEMO <line>"). It owns the benchmark workloads: it runs P1-P7
+# and the recovery benchmark in one boot, one after the other, and prints
+# two kinds of lines: progress for the person watching, and raw records
+# ("@@B <bench> <key>=<value> ..." and "@@B <bench> FIO <tag> <fio terse
+# v3 line>") that tools/testing/lightnvm/bench/report turns into the
+# table, the CSV and the plots. Nothing is compared here: the models,
+# ratios and goals live in the report.
+#
+# Kernel command line: lnvm.bench_quick=1 (the small version),
+# lnvm.bench_only=P1,P4,... (a subset; default: all).
+
+
+. /lnvm/lib/common.sh
+. /lnvm/lib/rrpc.sh
+. /lnvm/lib/splat.sh
+
+CMD=$(cat /proc/cmdline)
+QUICK=$(echo "$CMD" | sed -n 's/.*lnvm\.bench_quick=\([0-9]*\).*/\1/p')
+QUICK=${QUICK:-0}
+ONLY=$(echo "$CMD" | sed -n 's/.*lnvm\.bench_only=\([^ ]*\).*/\1/p')
+SEED=20161
+
+now() { cut -d' ' -f1 /proc/uptime; }
+say() { echo "[$(awk -v t="$(now)" -v s="$T0" 'BEGIN { printf "%5d", t - s }')s] $*"; }
+rec() { echo "@@B $*"; }
+die() { echo "BENCH FAILED: $*"; exit 1; }
+T0=$(now)
+
+want() {
+	[ -z "$ONLY" ] && return 0
+	case ",$ONLY," in *",$1,"*) return 0 ;; esac
+	return 1
+}
+
+# fio_run BENCH TAG ARGS...: one fio job, its terse (v3) line recorded
+fio_run() {
+	_b=$1 _tag=$2
+	shift 2
+	fio --name="$_tag" --output-format=terse --terse-version=3 \
+		--output=/tmp/fio.terse "$@" >/tmp/fio.err 2>&1 ||
+		{ cat /tmp/fio.err /tmp/fio.terse; die "fio $_b $_tag failed"; }
+	rec "$_b FIO $_tag $(grep '^3;' /tmp/fio.terse | tail -n 1)"
+}
+
+# iops_of / kbs_of: from the last recorded terse line (reads 8, writes 49)
+fio_last() { grep '^3;' /tmp/fio.terse | tail -n 1 | cut -d';' -f"$1"; }
+
+# sample_free TGT FILE PID: the free blocks of all LUNs of TGT, twice a
+# second while PID lives, one sum per line into FILE
+sample_free() {
+	: > "$2"
+	while kill -0 "$3" 2>/dev/null; do
+		tr ' ' '\n' < "/sys/block/$1/rrpc/free_blocks" |
+			awk '{ s += $1 } END { print s }' >> "$2"
+		sleep 0.5
+	done
+}
+
+# counters BENCH TAG TGT DEV: rrpc's and nvm_mem's write counters
+counters() {
+	rec "$1 $2 user=$(_rrpc_stat "$3" user_sectors_written)" \
+		"media=$(_rrpc_devstat "$4" media_write_sectors)" \
+		"rrpc_media=$(_rrpc_stat "$3" media_sectors_written)" \
+		"moved=$(_rrpc_stat "$3" gc_sectors_moved)" \
+		"victims=$(_rrpc_stat "$3" gc_victims)" \
+		"erases=$(_rrpc_devstat "$4" erases)"
+}
+
+# geometry BENCH TGT: the target's geometry as a record
+geometry() {
+	rec "$1 geometry $(tr -s ' ' < "/sys/block/$2/rrpc/geometry" |
+		awk '{ for (i = 1; i < NF; i += 2) printf "%s=%s ", $i, $(i + 1) }')" \
+		"lbas=$(( $(_rrpc_bytes "$2") / 4096 ))"
+}
+
+# timing_knobs: the names of nvm_mem's NAND timing attributes, if this
+# nvm_mem has the timing model (configfs "features" lists them)
+timing_knobs() {
+	tr ' ,' '\n\n' < "$RRPC_CFS/features" 2>/dev/null | grep -E '^(timing|t_read|t_prog|t_erase|t_xfer|tr|tprog|tbers)' | tr '\n' ' '
+}
+
+# small device for the WAF benchmarks: 2 LUNs of NBLK blocks of 64 sectors
+if [ "$QUICK" = 1 ]; then
+	NBLK=64 MEAS=2 PREC=1 P4RT=3 P4REG=32 P4ROUNDS=1 RECLUN=1
+else
+	NBLK=256 MEAS=4 PREC=1 P4RT=6 P4REG=96 P4ROUNDS=2 RECLUN=4
+fi
+wafdev() {
+	_rrpc_mkdev "$1" num_ch=1 num_lun=2 num_pln=1 num_blk=$NBLK num_pg=16 \
+		sec_per_pg=4 oob_size=16 completion_mode=0
+}
+
+# waf_run BENCH TAG OP DIST: precondition and measure random 4 KiB
+# overwrites (norandommap, fixed seed) with fio's random distribution
+# DIST (random or zoned:...), recording counters and free-block samples
+waf_run() {
+	_b=$1 _tag=$2 _op=$3 _dist=$4
+	_rrpc_create wd rrpc0 0 1 "$_op" || die "create rrpc0 (OP $_op)"
+	geometry "$_b.$_tag" rrpc0
+	cap=$(_rrpc_bytes rrpc0)
+	if [ "$_b" = P1 ] && [ "$_op" = 25 ]; then
+		# P6's reference: random writes on the empty target (no GC)
+		fio_run P6 nogc --filename=/dev/rrpc0 --ioengine=libaio --direct=1 \
+			--bs=4k --iodepth=16 --rw=randwrite --norandommap \
+			--randseed=$SEED --io_size=$((cap / 4))
+		counters P6 nogc rrpc0 wd
+	fi
+	fio_run "$_b" "$_tag.fill" --filename=/dev/rrpc0 --ioengine=libaio \
+		--direct=1 --bs=128k --iodepth=8 --rw=write
+	fio_run "$_b" "$_tag.prec" --filename=/dev/rrpc0 --ioengine=libaio \
+		--direct=1 --bs=4k --iodepth=16 --rw=randwrite --norandommap \
+		--randrepeat=0 --randseed=$SEED --random_distribution="$_dist" \
+		--io_size=$((PREC * cap))
+	counters "$_b" "$_tag.start" rrpc0 wd
+	fio --name="$_tag.meas" --output-format=terse --terse-version=3 \
+		--output=/tmp/fio.terse --filename=/dev/rrpc0 --ioengine=libaio \
+		--direct=1 --bs=4k --iodepth=16 --rw=randwrite --norandommap \
+		--randrepeat=0 --randseed=$((SEED + 1)) --random_distribution="$_dist" \
+		--io_size=$((MEAS * cap)) >/tmp/fio.err 2>&1 &
+	_pid=$!
+	sample_free rrpc0 /tmp/free.samples $_pid
+	wait $_pid || { cat /tmp/fio.err; die "fio $_b $_tag.meas failed"; }
+	rec "$_b FIO $_tag.meas $(grep '^3;' /tmp/fio.terse | tail -n 1)"
+	counters "$_b" "$_tag.end" rrpc0 wd
+	rec "$_b $_tag.free mean=$(awk '{ s += $1; n++ } END { printf "%.3f", n ? s / n : 0 }' /tmp/free.samples) samples=$(wc -l < /tmp/free.samples)"
+}
+
+echo "LightNVM benchmarks ($([ "$QUICK" = 1 ] && echo quick || echo full) run): $(uname -r), $(nproc) CPUs, $(awk '/MemTotal/ { print int($2 / 1024) }' /proc/meminfo) MiB, QEMU/TCG"
+rec "run info quick=$QUICK kernel=$(uname -r) cpus=$(nproc) mem_mib=$(awk '/MemTotal/ { print int($2 / 1024) }' /proc/meminfo)"
+
+# configfs is a module in Debian's kernel: /init could not mount it
+modprobe configfs || die "modprobe configfs"
+grep -q " /sys/kernel/config " /proc/mounts ||
+	mount -t configfs configfs /sys/kernel/config || die "mount configfs"
+_rrpc_load || die "loading lightnvm, gennvm, rrpc, nvm_mem"
+modprobe ext4 2>/dev/null || true
+[ -d "$RRPC_CFS" ] || die "no nvm_mem configfs at $RRPC_CFS"
+KNOBS=$(timing_knobs)
+rec "run timing knobs=${KNOBS:-none}"
+
+# ------------------------------------------------------------------ P1, P6
+if want P1 || want P6; then
+	say "P1: WAF of uniform random 4 KiB overwrites vs the greedy model at OP 7, 12, 25, 50% (goal <= 1.05x model); P6 from the 25% run"
+	for op in 7 12 25 50; do
+		wafdev wd || die "nvm_mem device"
+		waf_run P1 "op$op" $op random
+		say "  OP $op%: user $(( $(_rrpc_stat rrpc0 user_sectors_written) )) sectors, WAF so far $(cat /sys/block/rrpc0/rrpc/waf)"
+		_rrpc_remove rrpc0 || die "remove"
+		_rrpc_rmdev wd || die "rmdev"
+	done
+fi
+
+# ------------------------------------------------------------------ P2, P7
+if want P2 || want P7; then
+	say "P2: hot/cold 90/10 and 80/20 at OP 25% (goal <= 1.1x the separated-pool model); P7 erase spread after 90/10"
+	for hc in 90/10 80/20; do
+		h=${hc%/*} c=${hc#*/}
+		wafdev wd || die "nvm_mem device"
+		waf_run P2 "hc$h" 25 "zoned:$h/$c:$c/$h"
+		if [ "$h" = 90 ]; then
+			# P7: erase counts of every block of the target's LUNs
+			rec "P7 erase_counts $(cat "$RRPC_DBG/wd/erase_counts" | tr '\n' ' ')"
+		fi
+		say "  $hc: WAF so far $(cat /sys/block/rrpc0/rrpc/waf)"
+		_rrpc_remove rrpc0 || die "remove"
+		_rrpc_rmdev wd || die "rmdev"
+	done
+fi
+
+# ---------------------------------------------------------------------- P3
+if want P3; then
+	say "P3: sequential overwrites (goal WAF 1.00, 0 sectors moved)"
+	wafdev wd || die "nvm_mem device"
+	_rrpc_create wd rrpc0 0 1 25 || die "create"
+	geometry P3 rrpc0
+	fio_run P3 fill --filename=/dev/rrpc0 --ioengine=libaio --direct=1 \
+		--bs=128k --iodepth=8 --rw=write
+	counters P3 start rrpc0 wd
+	fio_run P3 over --filename=/dev/rrpc0 --ioengine=libaio --direct=1 \
+		--bs=128k --iodepth=8 --rw=write --loops=$((MEAS / 2 + 1))
+	counters P3 end rrpc0 wd
+	_rrpc_remove rrpc0 || die "remove"
+	_rrpc_rmdev wd || die "rmdev"
+fi
+
+# ---------------------------------------------------------------------- P4
+if want P4; then
+	say "P4: 4 KiB random IOPS, rrpc on nvm_mem (8 LUNs, inline completions) vs null_blk memory-backed, QD 1 and 32 (goal >= 0.85 reads, >= 0.75 writes)"
+	_rrpc_mkdev p4 num_ch=2 num_lun=4 num_pln=2 num_blk=64 num_pg=64 \
+		sec_per_pg=4 oob_size=16 completion_mode=0 || die "nvm_mem p4"
+	_rrpc_create p4 rrpc0 0 7 25 || die "create rrpc0 on p4"
+	modprobe null_blk nr_devices=1 memory_backed=1 irqmode=0 gb=1 bs=4096 \
+		queue_mode=2 || die "modprobe null_blk"
+	_wait_for 5 -b /dev/nullb0 || die "no /dev/nullb0"
+	rec "P4 setup region_mib=$P4REG runtime_s=$P4RT rounds=$P4ROUNDS"
+	for d in rrpc0 nullb0; do
+		fio_run P4 "fill.$d" --filename=/dev/$d --ioengine=libaio --direct=1 \
+			--bs=128k --iodepth=8 --rw=write --size=${P4REG}m
+	done
+	for r in $(seq 1 $P4ROUNDS); do
+		for qd in 1 32; do
+			for rw in randread randwrite; do
+				for d in rrpc0 nullb0; do
+					fio_run P4 "$rw.qd$qd.$d.r$r" --filename=/dev/$d \
+						--ioengine=libaio --direct=1 --bs=4k \
+						--iodepth=$qd --rw=$rw --size=${P4REG}m \
+						--norandommap --randrepeat=0 --randseed=$SEED \
+						--time_based --runtime=$P4RT
+				done
+				say "  round $r $rw QD $qd: rrpc0 vs nullb0 done"
+			done
+		done
+	done
+	counters P4 end rrpc0 p4
+	_rrpc_remove rrpc0 || die "remove"
+	_rrpc_rmdev p4 || die "rmdev"
+	rmmod null_blk
+fi
+
+# ---------------------------------------------------------------------- P5
+if want P5; then
+	if [ -z "$KNOBS" ]; then
+		say "P5: LUN scaling: n/a (needs nvm_mem's NAND timing model)"
+		rec "P5 na reason=needs_nvm_mem_timing_model"
+	else
+		say "P5: LUN scaling with nvm_mem's timing model ($KNOBS)"
+		rec "P5 na reason=timing_knobs_not_wired_yet"
+	fi
+fi
+
+# ---------------------------------------------------------------- recovery
+if want REC; then
+	say "Recovery: map rebuild time after a clean remove (checkpoint) and after a power cut (scan) vs reading the whole target"
+	_rrpc_mkdev rd num_ch=1 num_lun=$RECLUN num_pln=1 num_blk=128 num_pg=64 \
+		sec_per_pg=4 oob_size=16 completion_mode=0 || die "nvm_mem rd"
+	_rrpc_create rd rrpc0 0 $((RECLUN - 1)) 25 || die "create"
+	geometry REC rrpc0
+	cap=$(_rrpc_bytes rrpc0)
+	fio_run REC fill --filename=/dev/rrpc0 --ioengine=libaio --direct=1 \
+		--bs=128k --iodepth=8 --rw=write
+	fio_run REC rand --filename=/dev/rrpc0 --ioengine=libaio --direct=1 \
+		--bs=4k --iodepth=16 --rw=randwrite --norandommap --randrepeat=0 \
+		--randseed=$SEED --io_size=$((cap / 4))
+	fio_run REC read --filename=/dev/rrpc0 --ioengine=libaio --direct=1 \
+		--bs=256k --iodepth=8 --rw=read
+	_rrpc_remove rrpc0 || die "remove"
+	t=$(now)
+	_rrpc_attach rd rrpc0 0 $((RECLUN - 1)) 25 || die "attach (clean)"
+	rec "REC clean wall_s=$(awk -v a="$t" -v b="$(now)" 'BEGIN { printf "%.3f", b - a }') $(cat /sys/block/rrpc0/rrpc/recovery | tr -s ' ' | awk '{ for (i = 1; i < NF; i += 2) printf "%s=%s ", $i, $(i + 1) }')"
+	fio_run REC rand2 --filename=/dev/rrpc0 --ioengine=libaio --direct=1 \
+		--bs=4k --iodepth=16 --rw=randwrite --norandommap --randrepeat=0 \
+		--randseed=$((SEED + 2)) --io_size=$((cap / 8))
+	echo 1 > "$RRPC_CFS/rd/unplugged" || die "cut"
+	echo 0 > "$RRPC_CFS/rd/power" || die "power off after the cut"
+	echo 1 > "$RRPC_CFS/rd/power" || die "power on after the cut"
+	t=$(now)
+	_rrpc_attach rd rrpc0 0 $((RECLUN - 1)) 25 || die "attach (cut)"
+	rec "REC cut wall_s=$(awk -v a="$t" -v b="$(now)" 'BEGIN { printf "%.3f", b - a }') $(cat /sys/block/rrpc0/rrpc/recovery | tr -s ' ' | awk '{ for (i = 1; i < NF; i += 2) printf "%s=%s ", $i, $(i + 1) }')"
+	_rrpc_remove rrpc0 || die "remove"
+	_rrpc_rmdev rd || die "rmdev"
+fi
+
+dmesg > /tmp/dmesg
+if splat=$(splat_check /tmp/dmesg); then
+	echo "$splat"
+	die "kernel splat in the kernel log"
+fi
+rec "run end elapsed_s=$(awk -v t="$(now)" -v s="$T0" 'BEGIN { printf "%d", t - s }')"
+say "done; no kernel splat"
