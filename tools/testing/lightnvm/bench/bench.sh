@@ -86,9 +86,9 @@ timing_knobs() {
 
 # small device for the WAF benchmarks: 2 LUNs of NBLK blocks of 64 sectors
 if [ "$QUICK" = 1 ]; then
-	NBLK=64 MEAS=2 PREC=1 P4RT=3 P4REG=32 P4ROUNDS=1 RECLUN=1
+	NBLK=64 MEAS=2 PREC=1 P4RT=3 P4REG=32 P4ROUNDS=1 RECLUN=1 P5RT=3
 else
-	NBLK=256 MEAS=4 PREC=1 P4RT=6 P4REG=96 P4ROUNDS=2 RECLUN=4
+	NBLK=256 MEAS=4 PREC=1 P4RT=6 P4REG=96 P4ROUNDS=2 RECLUN=4 P5RT=8
 fi
 wafdev() {
 	_rrpc_mkdev "$1" num_ch=1 num_lun=2 num_pln=1 num_blk=$NBLK num_pg=16 \
@@ -223,14 +223,57 @@ if want P4; then
 fi
 
 # ---------------------------------------------------------------------- P5
+# nvm_mem's NAND timing model, every time the default times P5SCALE, so
+# that the emulated device and not TCG is the bottleneck (the ratios to
+# one LUN do not depend on the scale); switched on after the factory
+# create, so that its erases cost nothing
+P5SCALE=8
+p5_timing() {
+	for k in t_read_us t_prog_us t_erase_us t_xfer_ns; do
+		v=$(cat "$RRPC_CFS/$1/$k") || return 1
+		echo $((v * P5SCALE)) > "$RRPC_CFS/$1/$k" || return 1
+	done
+	echo 1 > "$RRPC_CFS/$1/timing"
+}
+
 if want P5; then
-	if [ -z "$KNOBS" ]; then
+	case " $KNOBS " in
+	*" timing "*)
+		say "P5: LUN scaling with nvm_mem's timing model (defaults x $P5SCALE): seq write and 4K random read, 1-8 LUNs on 1 and 2 channels (goal >= 0.9 N x one LUN until the channel saturates)"
+		for cfg in 1x1 1x2 1x4 1x8 2x1 2x2 2x4; do
+			ch=${cfg%x*} l=${cfg#*x}
+			_rrpc_mkdev p5 num_ch=$ch num_lun=$l num_pln=1 num_blk=64 \
+				num_pg=64 sec_per_pg=4 oob_size=16 completion_mode=1 ||
+				die "nvm_mem p5 $cfg"
+			_rrpc_create p5 rrpc0 0 $((ch * l - 1)) 25 || die "create p5 $cfg"
+			p5_timing p5 || die "timing knobs of p5"
+			[ "$cfg" = 1x1 ] && rec "P5 timing $(for k in t_read_us t_prog_us t_erase_us t_xfer_ns; do printf '%s=%s ' $k "$(cat "$RRPC_CFS/p5/$k")"; done)scale=$P5SCALE"
+			tag=c${ch}l$((ch * l))
+			fio_run P5 "seq.$tag" --filename=/dev/rrpc0 --ioengine=libaio \
+				--direct=1 --bs=128k --iodepth=16 --rw=write \
+				--time_based --runtime=$P5RT
+			kb=$(fio_last 47)
+			sbw=$(fio_last 48)
+			cap=$(_rrpc_bytes rrpc0)
+			reg=$((kb * 1024))
+			[ $reg -gt $cap ] && reg=$cap
+			reg=$((reg / 1048576))
+			[ $reg -ge 1 ] || die "P5 $cfg wrote $kb KiB only"
+			fio_run P5 "rread.$tag" --filename=/dev/rrpc0 --ioengine=libaio \
+				--direct=1 --bs=4k --iodepth=32 --rw=randread --size=${reg}m \
+				--norandommap --randrepeat=0 --randseed=$SEED \
+				--time_based --runtime=$P5RT
+			say "  $ch channel(s) x $l LUNs: seq write $(( ${sbw%.*} / 1024 )) MiB/s, random read $(fio_last 8 | cut -d. -f1) IOPS"
+			echo 0 > "$RRPC_CFS/p5/timing"
+			_rrpc_remove rrpc0 || die "remove"
+			_rrpc_rmdev p5 || die "rmdev"
+		done
+		;;
+	*)
 		say "P5: LUN scaling: n/a (needs nvm_mem's NAND timing model)"
 		rec "P5 na reason=needs_nvm_mem_timing_model"
-	else
-		say "P5: LUN scaling with nvm_mem's timing model ($KNOBS)"
-		rec "P5 na reason=timing_knobs_not_wired_yet"
-	fi
+		;;
+	esac
 fi
 
 # ---------------------------------------------------------------- recovery
