@@ -69,6 +69,21 @@ static_assert(BIT(RRPC_SECTOR_SHIFT) == RRPC_SECTOR_SIZE);
 #define RRPC_GC_HIGH		(RRPC_GC_RSV + 2)
 #define RRPC_RSV_BLKS		(RRPC_GC_HIGH + 1)
 
+/* Victims GC may take sectors from to fill its last unit instead of padding */
+#define RRPC_GC_TOPUP_TRIES	4
+
+/* Ages (blocks closed since) past this count as this in cost-benefit GC */
+#define RRPC_CB_AGE_MAX		BIT(18)
+
+/*
+ * Static wear leveling: when the most erased block of a LUN has been
+ * erased more than mean * (1 + 1 / RRPC_WL_FRAC) + RRPC_WL_SLACK times,
+ * GC moves the data of the least erased closed block (cold data that
+ * would otherwise never move) so that its block rejoins the free pool.
+ */
+#define RRPC_WL_FRAC		8
+#define RRPC_WL_SLACK		4
+
 #define RRPC_UNITS_PER_LUN	4	/* write buffer units per LUN */
 #define RRPC_WB_MAX_BYTES	SZ_64M		/* write buffer cap */
 #define RRPC_MAX_TABLE		SZ_1G		/* largest map/table, bytes */
@@ -224,6 +239,8 @@ struct rrpc_lun;
  *	it since its erase (U64_MAX: none); a trim record must outlive every
  *	block that may hold older data
  * @close_seq: when it was closed, for GC's age tie-break (rlun->lock)
+ * @erase_count: erases rrpc issued to it since the target was created
+ *	(rrpc_erase(), the LUN's GC or writer; read under rlun->lock)
  * @list: on rlun->closed (rlun->lock), or on the GC's pending list
  */
 struct rrpc_block {
@@ -239,6 +256,7 @@ struct rrpc_block {
 	bool			erased;
 	u64			min_seq;
 	u64			close_seq;
+	u32			erase_count;
 	struct list_head	list;
 };
 
@@ -314,6 +332,8 @@ struct rrpc_gc {
  * @nr_closed: blocks on @closed
  * @nr_bad: blocks on @closed marked bad, to evacuate first
  * @wr_blocked: the user writer waits for GC to free a block
+ * @erases: erases of the LUN's blocks (sum of their erase_count)
+ * @max_erase: the highest erase_count of the LUN's blocks
  * @full: GC found nothing to reclaim while the writer waits
  *	(rrpc_lun_set_full())
  * @cur: open block of user writes (the writer work only)
@@ -332,6 +352,8 @@ struct rrpc_lun {
 	unsigned int		nr_bad;
 	bool			wr_blocked;
 	bool			full;
+	u64			erases;
+	u32			max_erase;
 	struct rrpc_block	*cur;
 	struct rrpc_block	*gc_cur;
 	struct work_struct	wr_work;
@@ -351,6 +373,7 @@ struct rrpc_stats {
 	atomic64_t	discarded;	/* sectors discarded or zeroed */
 	atomic64_t	erases;		/* block erases issued */
 	atomic64_t	gc_victims;	/* blocks reclaimed by GC */
+	atomic64_t	wl_victims;	/* of those, for wear leveling */
 	atomic64_t	grown_bad;	/* blocks retired (program or erase) */
 	atomic64_t	write_errors;	/* failed programs (data rewritten) */
 	atomic64_t	read_errors;	/* failed media reads */
@@ -567,6 +590,10 @@ void rrpc_rec_drop(struct rrpc *rrpc, u32 old);
 u32 rrpc_trim_filter(struct rrpc *rrpc, struct rrpc_trim_rec *tr,
 		     struct rrpc_trim_rec *tmp);
 struct rrpc_block *rrpc_gc_pick(struct list_head *closed);
+struct rrpc_block *rrpc_gc_pick_cb(struct list_head *closed, u32 spb, u64 now);
+bool rrpc_wl_needed(u32 max_erase, u64 erases, u32 nr_blocks);
+struct rrpc_block *rrpc_wl_pick(struct list_head *closed, u32 max_erase);
+struct rrpc_block *rrpc_free_pick(struct rrpc_block *blks, u32 n);
 u64 rrpc_capacity(u32 good_blocks, int nr_luns, u32 spb, u32 op);
 
 /* rrpc_io.c */

@@ -2,9 +2,12 @@
 /*
  * rrpc: block allocation and garbage collection. Blocks come from the
  * media manager and are erased before their first program; each LUN has
- * one open block for user writes and one for GC writes. GC runs per LUN
- * in a work item, moves the valid sectors of the cheapest victim (fewest
- * valid sectors) into the LUN's GC block and gives the victim back.
+ * one open block for user writes and one for GC writes (the most erased
+ * free block: GC data is cold). GC runs per LUN in a work item, moves the
+ * valid sectors of the best victim by cost-benefit (rrpc_gc_pick_cb())
+ * into the LUN's GC block and gives the victim back; it fills its last
+ * unit from the next victims rather than pad it, and moves the data of
+ * the least erased block when the erase counts spread (wear leveling).
  */
 
 #define pr_fmt(fmt) "rrpc: " fmt
@@ -86,10 +89,11 @@ static bool rrpc_wr_block(struct rrpc_lun *rlun)
  * media manager marked the block grown bad) is counted in grown_bad.
  * Return: 0, -EIO, or another errno once the target is dead.
  */
-static int rrpc_erase(struct rrpc_lun *rlun, struct nvm_block *blk,
+static int rrpc_erase(struct rrpc_lun *rlun, struct rrpc_block *rblk,
 		      bool victim)
 {
 	struct rrpc *rrpc = rlun->rrpc;
+	struct nvm_block *blk = rblk->parent;
 	int ret;
 
 	for (;;) {
@@ -99,6 +103,12 @@ static int rrpc_erase(struct rrpc_lun *rlun, struct nvm_block *blk,
 				 blk->id, victim, ret);
 		if (!ret) {
 			rrpc_host_ok(rrpc);
+			spin_lock(&rlun->lock);
+			rblk->erase_count++;
+			rlun->erases++;
+			if (rblk->erase_count > rlun->max_erase)
+				rlun->max_erase = rblk->erase_count;
+			spin_unlock(&rlun->lock);
 			return 0;
 		}
 		if (ret == -EIO) {
@@ -108,6 +118,33 @@ static int rrpc_erase(struct rrpc_lun *rlun, struct nvm_block *blk,
 		if (!rrpc_host_retry(rrpc, "an erase", ret, 0))
 			return ret;
 	}
+}
+
+/*
+ * A free block for a stream: GC's gets the most erased free block (the
+ * data GC moves is cold: it parks there and lets that block rest), with
+ * the media manager's oldest free block as the fallback, which is what
+ * user writes always get.
+ */
+static struct nvm_block *rrpc_take_free(struct rrpc_lun *rlun, bool gc)
+{
+	struct rrpc *rrpc = rlun->rrpc;
+	u32 bpl = rrpc->geo->blks_per_lun;
+	struct rrpc_block *rblk;
+	struct nvm_block *blk = NULL;
+
+	if (gc) {
+		spin_lock(&rlun->lock);
+		rblk = rrpc_free_pick(&rrpc->blocks[rlun->idx * bpl], bpl);
+		if (rblk)
+			blk = nvm_claim_blk(rrpc->dev, rlun->parent,
+					    rblk->parent->id);
+		spin_unlock(&rlun->lock);
+	}
+	if (!blk)
+		blk = nvm_get_blk(rrpc->dev, rlun->parent,
+				  gc ? NVM_IOTYPE_GC : NVM_IOTYPE_NONE);
+	return blk;
 }
 
 /**
@@ -132,8 +169,7 @@ struct rrpc_block *rrpc_get_blk(struct rrpc_lun *rlun, bool gc)
 	for (;;) {
 		if (!gc && rrpc_wr_block(rlun))
 			return NULL;
-		blk = nvm_get_blk(rrpc->dev, rlun->parent,
-				  gc ? NVM_IOTYPE_GC : NVM_IOTYPE_NONE);
+		blk = rrpc_take_free(rlun, gc);
 		if (!blk) {
 			if (!gc) {
 				spin_lock(&rlun->lock);
@@ -149,7 +185,7 @@ struct rrpc_block *rrpc_get_blk(struct rrpc_lun *rlun, bool gc)
 			return NULL;
 		}
 
-		ret = rblk->erased ? 0 : rrpc_erase(rlun, blk, false);
+		ret = rblk->erased ? 0 : rrpc_erase(rlun, rblk, false);
 		if (ret == -EIO) {
 			/* the media manager marked it grown bad: put retires it */
 			pr_err_ratelimited("%s: erase of block %u (LUN %d) failed (%d), retiring it\n",
@@ -206,7 +242,7 @@ static void rrpc_gc_release(struct rrpc_lun *rlun, struct rrpc_block *rblk)
 	 */
 	rblk->erased = false;
 	if (!rblk->bad && !READ_ONCE(rrpc->dead))
-		rblk->erased = !rrpc_erase(rlun, rblk->parent, true);
+		rblk->erased = !rrpc_erase(rlun, rblk, true);
 	WRITE_ONCE(rblk->min_seq, U64_MAX);
 
 	spin_lock(&rlun->lock);
@@ -384,8 +420,26 @@ retry:
 	return 0;
 }
 
-/* Move the valid sectors of a victim into the GC unit (and beyond). */
-static bool rrpc_gc_block(struct rrpc_lun *rlun, struct rrpc_block *victim)
+/*
+ * A victim that GC only took some sectors of (rrpc_gc_topup()) goes back
+ * to the closed list with its age: it stays a candidate like before.
+ */
+static void rrpc_gc_unpick(struct rrpc_lun *rlun, struct rrpc_block *rblk)
+{
+	spin_lock(&rlun->lock);
+	rblk->state = RRPC_BLK_CLOSED;
+	list_add_tail(&rblk->list, &rlun->closed);
+	rlun->nr_closed++;
+	spin_unlock(&rlun->lock);
+}
+
+/*
+ * Move the valid sectors of a victim into the GC unit (and beyond). With
+ * @topup, stop as soon as a unit is programmed: the victim keeps the rest
+ * and goes back to the closed list.
+ */
+static bool rrpc_gc_block(struct rrpc_lun *rlun, struct rrpc_block *victim,
+			  bool topup)
 {
 	struct rrpc *rrpc = rlun->rrpc;
 	struct rrpc_unit *u = &rlun->gc.unit;
@@ -409,16 +463,89 @@ static bool rrpc_gc_block(struct rrpc_lun *rlun, struct rrpc_block *victim)
 			rrpc_blk_close(rlun, victim);
 			return false;
 		}
-		if (u->nr == rrpc->spp && !rrpc_gc_program(rlun)) {
-			/* what is already on the media stays valid there */
-			rrpc_blk_close(rlun, victim);
-			return false;
+		if (u->nr == rrpc->spp) {
+			if (!rrpc_gc_program(rlun)) {
+				/* what is already on the media stays valid there */
+				rrpc_blk_close(rlun, victim);
+				return false;
+			}
+			if (topup && off < end) {
+				rrpc_gc_unpick(rlun, victim);
+				return true;
+			}
 		}
 	}
 	/* the victim is free once the sectors still in the unit are written */
 	list_add_tail(&victim->list, &rlun->gc.pending);
 	if (!u->nr)
 		rrpc_gc_release_pending(rlun);
+	return true;
+}
+
+/* How rrpc_gc_take() picks. */
+enum {
+	RRPC_TAKE_GC,		/* greedy: to free space */
+	RRPC_TAKE_TOPUP,	/* greedy, to fill the last unit: no bad block */
+	RRPC_TAKE_WL,		/* the least erased block, if wear is uneven */
+};
+
+/* Take a victim off the closed list (@how: RRPC_TAKE_*), or NULL. */
+static struct rrpc_block *rrpc_gc_take(struct rrpc_lun *rlun, int how)
+{
+	struct rrpc *rrpc = rlun->rrpc;
+	struct rrpc_block *victim;
+
+	spin_lock(&rlun->lock);
+	if (how == RRPC_TAKE_WL) {
+		victim = NULL;
+		if (rrpc_wl_needed(rlun->max_erase, rlun->erases,
+				   rrpc->geo->blks_per_lun))
+			victim = rrpc_wl_pick(&rlun->closed, rlun->max_erase);
+		if (victim)
+			atomic64_inc(&rrpc->stats.wl_victims);
+	} else {
+		victim = rrpc_gc_pick_cb(&rlun->closed, rrpc->spb,
+					 atomic64_read(&rrpc->close_seq));
+		/* a victim without invalid (or unwritten) sectors yields nothing */
+		if (victim && !victim->bad &&
+		    READ_ONCE(victim->nr_valid) >= rrpc->spb)
+			victim = NULL;
+		if (victim && how == RRPC_TAKE_TOPUP && victim->bad)
+			victim = NULL;
+	}
+	if (victim) {
+		list_del_init(&victim->list);
+		rlun->nr_closed--;
+		if (victim->bad)
+			rlun->nr_bad--;
+		victim->state = RRPC_BLK_GC;
+		trace_rrpc_gc_victim(rrpc->disk->disk_name,
+				     rlun->parent->id, victim->parent->id,
+				     victim->nr_valid, victim->next_off,
+				     victim->bad);
+	}
+	spin_unlock(&rlun->lock);
+	return victim;
+}
+
+/*
+ * GC stops with a partly filled unit. Rather than pad it, fill it with
+ * valid sectors of the next victims: the sectors GC would move next
+ * anyway, while padding is pure write amplification.
+ * Return: false if GC cannot go on.
+ */
+static bool rrpc_gc_topup(struct rrpc_lun *rlun)
+{
+	struct rrpc_block *victim;
+	int tries;
+
+	for (tries = 0; tries < RRPC_GC_TOPUP_TRIES && rlun->gc.unit.nr; tries++) {
+		victim = rrpc_gc_take(rlun, RRPC_TAKE_TOPUP);
+		if (!victim)
+			break;
+		if (!rrpc_gc_block(rlun, victim, true))
+			return false;
+	}
 	return true;
 }
 
@@ -436,37 +563,28 @@ void rrpc_gc_work(struct work_struct *work)
 	struct rrpc_lun *rlun = container_of(work, struct rrpc_lun, gc_work);
 	struct rrpc *rrpc = rlun->rrpc;
 	struct rrpc_block *victim;
+	bool wl = true;
 
 	while (!READ_ONCE(rrpc->exiting) && !READ_ONCE(rrpc->dead) &&
 	       rrpc_gc_needed(rlun)) {
-		spin_lock(&rlun->lock);
-		victim = rrpc_gc_pick(&rlun->closed);
-		/* a victim without invalid (or unwritten) sectors yields nothing */
-		if (victim && !victim->bad &&
-		    READ_ONCE(victim->nr_valid) >= rrpc->spb)
-			victim = NULL;
-		if (victim) {
-			list_del_init(&victim->list);
-			rlun->nr_closed--;
-			if (victim->bad)
-				rlun->nr_bad--;
-			victim->state = RRPC_BLK_GC;
-			trace_rrpc_gc_victim(rrpc->disk->disk_name,
-					     rlun->parent->id, victim->parent->id,
-					     victim->nr_valid, victim->next_off,
-					     victim->bad);
-		}
-		spin_unlock(&rlun->lock);
+		/* at most one wear-leveling move per run, before the greedy ones */
+		victim = wl ? rrpc_gc_take(rlun, RRPC_TAKE_WL) : NULL;
+		wl = false;
+		if (!victim)
+			victim = rrpc_gc_take(rlun, RRPC_TAKE_GC);
 		if (!victim) {
 			/* the writer waits, and nothing can be reclaimed */
 			if (READ_ONCE(rlun->wr_blocked))
 				rrpc_lun_set_full(rlun, true);
 			break;
 		}
-		if (!rrpc_gc_block(rlun, victim))
+		if (!rrpc_gc_block(rlun, victim, false))
 			return;
 		cond_resched();
 	}
+	if (rlun->gc.unit.nr && !READ_ONCE(rrpc->exiting) &&
+	    !READ_ONCE(rrpc->dead) && !rrpc_gc_topup(rlun))
+		return;
 	if (rlun->gc.unit.nr && !rrpc_gc_program(rlun))
 		return;
 	rrpc_gc_release_pending(rlun);

@@ -424,6 +424,7 @@ RRPC_STAT_ATTR(padded_sectors, padded);
 RRPC_STAT_ATTR(discarded_sectors, discarded);
 RRPC_STAT_ATTR(erases, erases);
 RRPC_STAT_ATTR(gc_victims, gc_victims);
+RRPC_STAT_ATTR(wl_victims, wl_victims);
 RRPC_STAT_ATTR(grown_bad_blocks, grown_bad);
 RRPC_STAT_ATTR(write_errors, write_errors);
 RRPC_STAT_ATTR(read_errors, read_errors);
@@ -507,6 +508,7 @@ static struct attribute *rrpc_attrs[] = {
 	&dev_attr_discarded_sectors.attr,
 	&dev_attr_erases.attr,
 	&dev_attr_gc_victims.attr,
+	&dev_attr_wl_victims.attr,
 	&dev_attr_grown_bad_blocks.attr,
 	&dev_attr_write_errors.attr,
 	&dev_attr_read_errors.attr,

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * rrpc: the logical-to-physical map, the reverse map and the per-block
- * valid-sector accounting, and GC victim selection. Pure logic on
- * struct rrpc, without I/O, so that KUnit (rrpc_test.c) can check it.
+ * valid-sector accounting, GC victim selection (greedy, cost-benefit),
+ * wear leveling's trigger and victim, the GC stream's free block. Pure
+ * logic on struct rrpc, without I/O, so that KUnit (rrpc_test.c) can
+ * check it.
  */
 
 #include <linux/lockdep.h>
@@ -346,6 +348,140 @@ struct rrpc_block *rrpc_gc_pick(struct list_head *closed)
 	return best;
 }
 EXPORT_SYMBOL_IF_KUNIT(rrpc_gc_pick);
+
+/**
+ * rrpc_gc_pick_cb() - choose the next GC victim of a LUN by cost-benefit
+ * @closed: the LUN's closed blocks
+ * @spb: sectors per block
+ * @now: the current block close counter (rrpc->close_seq)
+ *
+ * A block marked bad comes first; otherwise the block with the highest
+ * (1 - u) * age / (1 + u), u being its fraction of valid sectors and age
+ * the blocks closed since it was: space won per sector copied (read and
+ * written), weighted by how long the block's data has stayed valid. Old
+ * blocks hold cold data, which stays valid: collecting them a little
+ * fuller than the greedy choice stops them from being mixed again and
+ * again with hot data (Rosenblum and Ousterhout's LFS cleaner). Under
+ * uniform writes it is within a few percent of greedy. On a tie the
+ * older block. Blocks without an invalid sector score 0.
+ *
+ * Context: the LUN's lock held.
+ * Return: the victim, still on the list, or %NULL if the list is empty.
+ */
+struct rrpc_block *rrpc_gc_pick_cb(struct list_head *closed, u32 spb, u64 now)
+{
+	struct rrpc_block *rblk, *best = NULL;
+	u64 bgain = 0, bcost = 1, gain, cost;
+
+	list_for_each_entry(rblk, closed, list) {
+		u32 v = min_t(u32, READ_ONCE(rblk->nr_valid), spb);
+		u64 age = now > rblk->close_seq ? now - rblk->close_seq : 0;
+
+		if (rblk->bad)
+			return rblk;
+		/*
+		 * gain / cost compared by cross products, without overflow:
+		 * spb < 2^22 (64 sectors x 2^16 pages), age capped at 2^18
+		 */
+		gain = (u64)(spb - v) * (min_t(u64, age, RRPC_CB_AGE_MAX) + 1);
+		cost = (u64)spb + v;
+		if (!best || gain * bcost > bgain * cost ||
+		    (gain * bcost == bgain * cost &&
+		     rblk->close_seq < best->close_seq)) {
+			best = rblk;
+			bgain = gain;
+			bcost = cost;
+		}
+	}
+	return best;
+}
+EXPORT_SYMBOL_IF_KUNIT(rrpc_gc_pick_cb);
+
+/**
+ * rrpc_wl_needed() - is the erase count spread of a LUN too wide?
+ * @max_erase: the highest erase count of its blocks
+ * @erases: the sum of their erase counts
+ * @nr_blocks: the LUN's blocks
+ *
+ * Wear is uneven when the most erased block is past the mean by more than
+ * a fraction (1 / %RRPC_WL_FRAC) of it plus %RRPC_WL_SLACK erases: blocks
+ * holding cold data are not erased while hot data wears the others.
+ *
+ * Return: true if GC should move the data of the least erased block.
+ */
+bool rrpc_wl_needed(u32 max_erase, u64 erases, u32 nr_blocks)
+{
+	u64 lim;
+
+	if (!nr_blocks)
+		return false;
+	/* max > mean * (1 + 1 / FRAC) + SLACK, in integers */
+	lim = erases * (RRPC_WL_FRAC + 1) +
+	      (u64)RRPC_WL_SLACK * RRPC_WL_FRAC * nr_blocks;
+	return (u64)max_erase * RRPC_WL_FRAC * nr_blocks > lim;
+}
+EXPORT_SYMBOL_IF_KUNIT(rrpc_wl_needed);
+
+/**
+ * rrpc_wl_pick() - choose a wear-leveling victim
+ * @closed: the LUN's closed blocks
+ * @max_erase: the highest erase count of the LUN's blocks
+ *
+ * The least erased closed block, if it lags the most erased one by more
+ * than %RRPC_WL_SLACK erases: its data has been cold the longest, and
+ * moving it lets its block take new (hot) writes. Bad blocks are left to
+ * rrpc_gc_pick(); on a tie the oldest closed block.
+ *
+ * Context: the LUN's lock held.
+ * Return: the victim, still on the list, or %NULL.
+ */
+struct rrpc_block *rrpc_wl_pick(struct list_head *closed, u32 max_erase)
+{
+	struct rrpc_block *rblk, *best = NULL;
+
+	list_for_each_entry(rblk, closed, list) {
+		if (rblk->bad)
+			continue;
+		if (!best || rblk->erase_count < best->erase_count ||
+		    (rblk->erase_count == best->erase_count &&
+		     rblk->close_seq < best->close_seq))
+			best = rblk;
+	}
+	if (best && best->erase_count + RRPC_WL_SLACK >= max_erase)
+		return NULL;
+	return best;
+}
+EXPORT_SYMBOL_IF_KUNIT(rrpc_wl_pick);
+
+/**
+ * rrpc_free_pick() - the most erased free block of a LUN
+ * @blks: the LUN's blocks
+ * @n: their number
+ *
+ * For the GC stream: the data GC moves is cold, so the block it parks in
+ * rests. Free means free both for rrpc and for the media manager (not bad,
+ * not handed out); the lowest index on a tie.
+ *
+ * Context: the LUN's lock held.
+ * Return: the block, or %NULL if none is free.
+ */
+struct rrpc_block *rrpc_free_pick(struct rrpc_block *blks, u32 n)
+{
+	struct rrpc_block *best = NULL;
+	u32 i;
+
+	for (i = 0; i < n; i++) {
+		struct rrpc_block *rblk = &blks[i];
+
+		if (rblk->state != RRPC_BLK_FREE ||
+		    READ_ONCE(rblk->parent->state) != NVM_BLK_ST_FREE)
+			continue;
+		if (!best || rblk->erase_count > best->erase_count)
+			best = rblk;
+	}
+	return best;
+}
+EXPORT_SYMBOL_IF_KUNIT(rrpc_free_pick);
 
 /**
  * rrpc_capacity() - logical sectors of a target

@@ -2,7 +2,8 @@
 /*
  * KUnit tests of rrpc's pure logic (rrpc_map.c): the logical-to-physical
  * map and its reverse, per-block valid counts under every ordering of
- * write completion, overwrite, discard and GC moves; GC victim selection;
+ * write completion, overwrite, discard and GC moves; GC victim selection
+ * and static wear leveling (when, and which block);
  * the capacity formula; map recovery (rrpc_recover.c): the merge of
  * scanned sectors by sequence number, GC copies, trim records, records
  * GC keeps, unreadable sectors.
@@ -259,6 +260,116 @@ static void rrpc_test_pick(struct kunit *test)
 	list_del(&b[3].list);
 	b[0].nr_valid = 0;
 	KUNIT_EXPECT_PTR_EQ(test, rrpc_gc_pick(&closed), &b[0]);
+}
+
+static void rrpc_test_pick_cb(struct kunit *test)
+{
+	struct rrpc_block b[5] = {};
+	static const u32 valid[5] = { 10, 32, 64, 5, 20 };
+	static const u64 seq[5] = { 99, 0, 1, 60, 60 };
+	LIST_HEAD(closed);
+	int i;
+
+	KUNIT_EXPECT_NULL(test, rrpc_gc_pick_cb(&closed, 64, 100));
+	for (i = 0; i < 5; i++) {
+		b[i].nr_valid = valid[i];
+		b[i].close_seq = seq[i];
+		list_add_tail(&b[i].list, &closed);
+	}
+	/*
+	 * scores (64 - v) * (age + 1) / (64 + v): 0: 54 * 2 / 74 = 1.5,
+	 * 1: 32 * 101 / 96 = 33.7, 2: 0 (full), 3: 59 * 41 / 69 = 35.1,
+	 * 4: 44 * 41 / 84 = 21.5
+	 */
+	KUNIT_EXPECT_PTR_EQ(test, rrpc_gc_pick_cb(&closed, 64, 100), &b[3]);
+	list_del(&b[3].list);
+	/* old and half valid beats young and nearly empty (greedy: 0) */
+	KUNIT_EXPECT_PTR_EQ(test, rrpc_gc_pick_cb(&closed, 64, 100), &b[1]);
+	KUNIT_EXPECT_PTR_EQ(test, rrpc_gc_pick(&closed), &b[0]);
+	/* same age: the fewer valid sectors win, as with greedy */
+	KUNIT_EXPECT_PTR_EQ(test, rrpc_gc_pick_cb(&closed, 64, 0), &b[0]);
+	/* a tie (ages past RRPC_CB_AGE_MAX count alike): the older block */
+	b[4].nr_valid = 32;
+	b[4].close_seq = 10;
+	list_del(&b[4].list);
+	list_add(&b[4].list, &closed);
+	b[0].nr_valid = 64;
+	KUNIT_EXPECT_PTR_EQ(test, rrpc_gc_pick_cb(&closed, 64, 1ULL << 20),
+			    &b[1]);
+	b[0].nr_valid = 10;
+	/* a bad block is evacuated first */
+	b[2].bad = true;
+	KUNIT_EXPECT_PTR_EQ(test, rrpc_gc_pick_cb(&closed, 64, 100), &b[2]);
+	/* a huge age does not overflow the comparison */
+	b[2].bad = false;
+	KUNIT_EXPECT_PTR_EQ(test, rrpc_gc_pick_cb(&closed, 1U << 21, U64_MAX),
+			    &b[0]);
+}
+
+static void rrpc_test_wl_needed(struct kunit *test)
+{
+	/* 10 blocks, mean 20: the limit is 20 * 9 / 8 + 4 = 26.5 */
+	KUNIT_EXPECT_FALSE(test, rrpc_wl_needed(26, 200, 10));
+	KUNIT_EXPECT_TRUE(test, rrpc_wl_needed(27, 200, 10));
+	/* a young LUN: the slack keeps small spreads alone */
+	KUNIT_EXPECT_FALSE(test, rrpc_wl_needed(4, 0, 10));
+	KUNIT_EXPECT_TRUE(test, rrpc_wl_needed(5, 0, 10));
+	/* worn evenly: never, however old */
+	KUNIT_EXPECT_FALSE(test, rrpc_wl_needed(100000, 100000ULL * 4096, 4096));
+	/* a fraction, not a fixed spread: mean 800 allows up to 904 */
+	KUNIT_EXPECT_FALSE(test, rrpc_wl_needed(904, 8000, 10));
+	KUNIT_EXPECT_TRUE(test, rrpc_wl_needed(905, 8000, 10));
+	KUNIT_EXPECT_FALSE(test, rrpc_wl_needed(10, 0, 0));
+}
+
+static void rrpc_test_wl_pick(struct kunit *test)
+{
+	struct rrpc_block b[4] = {};
+	static const u32 erases[4] = { 9, 3, 3, 12 };
+	static const u64 seq[4] = { 1, 4, 2, 3 };
+	LIST_HEAD(closed);
+	int i;
+
+	KUNIT_EXPECT_NULL(test, rrpc_wl_pick(&closed, 12));
+	for (i = 0; i < 4; i++) {
+		b[i].erase_count = erases[i];
+		b[i].close_seq = seq[i];
+		b[i].nr_valid = T_SPB;	/* full: greedy GC never takes them */
+		list_add_tail(&b[i].list, &closed);
+	}
+	/* the least erased, the older of the two with 3 */
+	KUNIT_EXPECT_PTR_EQ(test, rrpc_wl_pick(&closed, 12), &b[2]);
+	/* a bad block is GC's, not wear leveling's */
+	b[2].bad = true;
+	KUNIT_EXPECT_PTR_EQ(test, rrpc_wl_pick(&closed, 12), &b[1]);
+	/* within RRPC_WL_SLACK of the most erased block: nothing to level */
+	KUNIT_EXPECT_NULL(test, rrpc_wl_pick(&closed, 3 + RRPC_WL_SLACK));
+	KUNIT_EXPECT_PTR_EQ(test, rrpc_wl_pick(&closed, 4 + RRPC_WL_SLACK), &b[1]);
+}
+
+static void rrpc_test_free_pick(struct kunit *test)
+{
+	struct nvm_block nb[5] = {};
+	struct rrpc_block b[5] = {};
+	static const u32 erases[5] = { 4, 9, 9, 12, 2 };
+	int i;
+
+	for (i = 0; i < 5; i++) {
+		nb[i].state = NVM_BLK_ST_FREE;
+		b[i].parent = &nb[i];
+		b[i].state = RRPC_BLK_FREE;
+		b[i].erase_count = erases[i];
+	}
+	/* 3 is the most erased, but rrpc has it open; 1 and 2 tie: lower */
+	b[3].state = RRPC_BLK_OPEN;
+	KUNIT_EXPECT_PTR_EQ(test, rrpc_free_pick(b, 5), &b[1]);
+	/* the media manager's view counts too: 1 is bad, 2 handed out */
+	nb[1].state = NVM_BLK_ST_BAD;
+	nb[2].state = NVM_BLK_ST_OPEN;
+	KUNIT_EXPECT_PTR_EQ(test, rrpc_free_pick(b, 5), &b[0]);
+	nb[0].state = NVM_BLK_ST_OPEN;
+	nb[4].state = NVM_BLK_ST_OPEN;
+	KUNIT_EXPECT_NULL(test, rrpc_free_pick(b, 5));
 }
 
 static void rrpc_test_capacity(struct kunit *test)
@@ -565,6 +676,10 @@ static struct kunit_suite rrpc_map_suite = {
 static struct kunit_case rrpc_gc_cases[] = {
 	KUNIT_CASE(rrpc_test_pick),
 	KUNIT_CASE(rrpc_test_capacity),
+	KUNIT_CASE(rrpc_test_pick_cb),
+	KUNIT_CASE(rrpc_test_wl_needed),
+	KUNIT_CASE(rrpc_test_wl_pick),
+	KUNIT_CASE(rrpc_test_free_pick),
 	{}
 };
 
