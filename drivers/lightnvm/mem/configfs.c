@@ -11,6 +11,9 @@
  *                                              (in flight I/O dropped,
  *                                              applied or torn; everything
  *                                              fails from then on)
+ *   echo 1 > .../<name>/timing                 NAND timing model on (any
+ *                                              time, as the other timing
+ *                                              knobs and the completion delay)
  *   echo 0 > .../<name>/power                  unregister, keep the media
  *   rmdir .../<name>                           free it (-EBUSY while on)
  */
@@ -91,6 +94,53 @@ NVM_MEM_CFG_ATTR(sec_per_pg);
 NVM_MEM_CFG_ATTR(oob_size);
 NVM_MEM_CFG_ATTR(factory_bad);
 NVM_MEM_CFG_ATTR(bb_seed);
+
+/* Timing knobs and completion delay: any time, powered or not. */
+static ssize_t nvm_mem_tparam_show(struct config_item *item, char *page,
+				   const char *field)
+{
+	struct nvm_mem_dev *dev = to_nvm_mem_dev(item);
+
+	return snprintf(page, PAGE_SIZE, "%u\n",
+			nvm_mem_timing_get(&dev->timing, field));
+}
+
+static ssize_t nvm_mem_tparam_store(struct config_item *item, const char *page,
+				    size_t count, const char *field)
+{
+	struct nvm_mem_dev *dev = to_nvm_mem_dev(item);
+	u32 val;
+	int ret;
+
+	if (kstrtou32(page, 0, &val)) {
+		pr_err("%s: %s: not a number\n", dev->name, field);
+		return -EINVAL;
+	}
+	ret = nvm_mem_timing_set(&dev->timing, field, val, dev->name);
+	return ret ? ret : count;
+}
+
+#define NVM_MEM_TPARAM_ATTR(_name)					\
+static ssize_t nvm_mem_dev_##_name##_show(struct config_item *item,	\
+					  char *page)			\
+{									\
+	return nvm_mem_tparam_show(item, page, #_name);			\
+}									\
+static ssize_t nvm_mem_dev_##_name##_store(struct config_item *item,	\
+					   const char *page,		\
+					   size_t count)		\
+{									\
+	return nvm_mem_tparam_store(item, page, count, #_name);		\
+}									\
+CONFIGFS_ATTR(nvm_mem_dev_, _name)
+
+NVM_MEM_TPARAM_ATTR(timing);
+NVM_MEM_TPARAM_ATTR(t_read_us);
+NVM_MEM_TPARAM_ATTR(t_prog_us);
+NVM_MEM_TPARAM_ATTR(t_erase_us);
+NVM_MEM_TPARAM_ATTR(t_xfer_ns);
+NVM_MEM_TPARAM_ATTR(completion_delay_us);
+NVM_MEM_TPARAM_ATTR(completion_jitter_us);
 
 static ssize_t nvm_mem_dev_completion_mode_show(struct config_item *item,
 						char *page)
@@ -250,6 +300,13 @@ static struct configfs_attribute *nvm_mem_dev_attrs[] = {
 	&nvm_mem_dev_attr_power,
 	&nvm_mem_dev_attr_unplugged,
 	&nvm_mem_dev_attr_cut_seed,
+	&nvm_mem_dev_attr_timing,
+	&nvm_mem_dev_attr_t_read_us,
+	&nvm_mem_dev_attr_t_prog_us,
+	&nvm_mem_dev_attr_t_erase_us,
+	&nvm_mem_dev_attr_t_xfer_ns,
+	&nvm_mem_dev_attr_completion_delay_us,
+	&nvm_mem_dev_attr_completion_jitter_us,
 	NULL,
 };
 
@@ -289,7 +346,7 @@ static ssize_t nvm_mem_group_features_show(struct config_item *item,
 					   char *page)
 {
 	return snprintf(page, PAGE_SIZE,
-			"bb_seed,completion_mode,cut_seed,factory_bad,num_blk,num_ch,num_lun,num_pg,num_pln,oob_size,power,sec_per_pg,unplugged\n");
+			"bb_seed,completion_delay_us,completion_jitter_us,completion_mode,cut_seed,factory_bad,num_blk,num_ch,num_lun,num_pg,num_pln,oob_size,power,sec_per_pg,t_erase_us,t_prog_us,t_read_us,t_xfer_ns,timing,unplugged\n");
 }
 
 CONFIGFS_ATTR_RO(nvm_mem_group_, features);

@@ -2,7 +2,8 @@
 /*
  * nvm_mem: debugfs files of an instance, /sys/kernel/debug/nvm_mem/<name>/:
  * "stats" (counters as "key value" lines), "erase_counts" (one line per
- * LUN, one count per block), "memory" (sectors held in memory), the
+ * LUN, one count per block), "lun_busy_ns" and "ch_busy_ns" (busy time of
+ * the timing model), "memory" (sectors held in memory), the
  * fault injection directories when configured (fault.c), and with
  * CONFIG_NVM_DEBUG the test-only "test_io" hook.
  */
@@ -70,6 +71,40 @@ static int nvm_mem_erase_counts_show(struct seq_file *s, void *unused)
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(nvm_mem_erase_counts);
+
+/* One line per LUN, then "ch" lines: busy time of the timing model. */
+static void nvm_mem_busy_show(struct seq_file *s, bool lun)
+{
+	struct nvm_mem_dev *dev = s->private;
+	struct nvm_mem_timing *t = &dev->timing;
+	unsigned long flags;
+	u32 i, n;
+	u64 v;
+
+	mutex_lock(&dev->lock);
+	n = lun ? t->num_ch * t->num_lun : t->num_ch;
+	for (i = 0; i < n; i++) {
+		spin_lock_irqsave(&t->lock, flags);
+		v = lun ? t->lun_busy[i] : t->ch_busy[i];
+		spin_unlock_irqrestore(&t->lock, flags);
+		seq_printf(s, "%llu\n", v);
+	}
+	mutex_unlock(&dev->lock);
+}
+
+static int nvm_mem_lun_busy_ns_show(struct seq_file *s, void *unused)
+{
+	nvm_mem_busy_show(s, true);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(nvm_mem_lun_busy_ns);
+
+static int nvm_mem_ch_busy_ns_show(struct seq_file *s, void *unused)
+{
+	nvm_mem_busy_show(s, false);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(nvm_mem_ch_busy_ns);
 
 static int nvm_mem_memory_show(struct seq_file *s, void *unused)
 {
@@ -481,6 +516,10 @@ void nvm_mem_debugfs_add(struct nvm_mem_dev *dev)
 	debugfs_create_file("stats", 0444, dev->dbg, dev, &nvm_mem_stats_fops);
 	debugfs_create_file("erase_counts", 0444, dev->dbg, dev,
 			    &nvm_mem_erase_counts_fops);
+	debugfs_create_file("lun_busy_ns", 0444, dev->dbg, dev,
+			    &nvm_mem_lun_busy_ns_fops);
+	debugfs_create_file("ch_busy_ns", 0444, dev->dbg, dev,
+			    &nvm_mem_ch_busy_ns_fops);
 	debugfs_create_file("memory", 0444, dev->dbg, dev,
 			    &nvm_mem_memory_fops);
 	nvm_mem_fault_debugfs(dev);

@@ -7,12 +7,16 @@
  * erases, which run on the NAND model of media.c inline or from an ordered
  * workqueue and complete through nvm_end_io(). A power cut takes effect at
  * a command boundary: commands still in the workqueue are the ones in
- * flight, whose fate media.c decides (nvm_mem_media_run()).
+ * flight, whose fate media.c decides (nvm_mem_media_run()). With the NAND
+ * timing model of timing.c or a completion delay, an executed command
+ * waits in a time-ordered queue for its completion time, and one hrtimer
+ * per instance completes it; power-off completes what is left at once.
  */
 
 #include <linux/debugfs.h>
 #include <linux/module.h>
 #include <linux/preempt.h>
+#include <linux/random.h>
 #include <linux/sched/mm.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>
@@ -54,6 +58,24 @@ static u32 nvm_mem_completion_mode = NVM_MEM_COMPL_WQ;
 module_param_named(completion_mode, nvm_mem_completion_mode, uint, 0444);
 MODULE_PARM_DESC(completion_mode, "0: execute and complete in the submitter's context, 1: from a workqueue, in submission order. Default: 1");
 
+static struct nvm_mem_tparams nvm_mem_tparams = NVM_MEM_DEFAULT_TPARAMS;
+module_param_named(timing, nvm_mem_tparams.timing, uint, 0444);
+MODULE_PARM_DESC(timing, "1: emulate NAND timings (LUN busy per operation, channel transfers). Default: 0");
+module_param_named(t_read_us, nvm_mem_tparams.t_read_us, uint, 0444);
+MODULE_PARM_DESC(t_read_us, "Timing model: tR, per page read, in us. Default: 50");
+module_param_named(t_prog_us, nvm_mem_tparams.t_prog_us, uint, 0444);
+MODULE_PARM_DESC(t_prog_us, "Timing model: tPROG, per page programmed, in us. Default: 1300");
+module_param_named(t_erase_us, nvm_mem_tparams.t_erase_us, uint, 0444);
+MODULE_PARM_DESC(t_erase_us, "Timing model: tBERS, per block erased, in us. Default: 3000");
+module_param_named(t_xfer_ns, nvm_mem_tparams.t_xfer_ns, uint, 0444);
+MODULE_PARM_DESC(t_xfer_ns, "Timing model: channel transfer per 4 KiB sector, in ns. Default: 10240 (400 MB/s)");
+module_param_named(completion_delay_us, nvm_mem_tparams.completion_delay_us,
+		   uint, 0444);
+MODULE_PARM_DESC(completion_delay_us, "Delay added to every command's completion, in us (0..10000000). Default: 0");
+module_param_named(completion_jitter_us, nvm_mem_tparams.completion_jitter_us,
+		   uint, 0444);
+MODULE_PARM_DESC(completion_jitter_us, "Plus a random delay of 0..this, in us (0..10000000). Default: 0");
+
 /*
  * Protects nvm_mem_devs (the list and the names on it). Never held together
  * with an instance's lock, nor across calls into the core.
@@ -65,14 +87,20 @@ struct dentry *nvm_mem_dbg_root;
 /*
  * A command in the workqueue. @queued: accepted while the power was on, so
  * in flight if a cut comes before it runs. @abort: fail_host chose it, it
- * completes as aborted without reaching the media.
+ * completes as aborted without reaching the media. Once executed, a
+ * command with a completion time waits on the instance's timer queue
+ * (@node; @entry while being completed); @plugged: it ran with the power
+ * on, so a cut before its completion makes it complete as gone.
  */
 struct nvm_mem_cmd {
 	struct work_struct	work;
+	struct timerqueue_node	node;
+	struct list_head	entry;
 	struct nvm_mem_dev	*dev;
 	struct nvm_rq		*rqd;
 	bool			queued;
 	bool			abort;
+	bool			plugged;
 };
 
 static int nvm_mem_identity(struct nvm_dev *ndev, struct nvm_id *id)
@@ -156,25 +184,146 @@ static void nvm_mem_abort(struct nvm_rq *rqd)
 			  GENMASK_ULL(rqd->nr_ppas - 1, 0);
 }
 
+/* Complete commands taken off the timer queue (in any context). */
+static void nvm_mem_complete_list(struct nvm_mem_dev *dev,
+				  struct list_head *done)
+{
+	struct nvm_mem_cmd *cmd, *next;
+	struct nvm_rq *rqd;
+
+	list_for_each_entry_safe(cmd, next, done, entry) {
+		rqd = cmd->rqd;
+		/* the host never learns what a cut did to a command */
+		if (cmd->plugged && atomic_read(&dev->media->unplugged))
+			nvm_mem_media_gone(rqd);
+		list_del(&cmd->entry);
+		mempool_free(cmd, dev->cmd_pool);
+		nvm_end_io(rqd);
+	}
+}
+
+static enum hrtimer_restart nvm_mem_tq_fire(struct hrtimer *timer)
+{
+	struct nvm_mem_dev *dev = container_of(timer, struct nvm_mem_dev,
+					       tq_timer);
+	struct timerqueue_node *node;
+	struct nvm_mem_cmd *cmd;
+	ktime_t now = ktime_get();
+	unsigned long flags;
+	LIST_HEAD(done);
+
+	spin_lock_irqsave(&dev->tq_lock, flags);
+	while ((node = timerqueue_getnext(&dev->tq)) && node->expires <= now) {
+		timerqueue_del(&dev->tq, node);
+		cmd = container_of(node, struct nvm_mem_cmd, node);
+		list_add_tail(&cmd->entry, &done);
+	}
+	/* under tq_lock, as every other start: the timer has one owner */
+	if (node)
+		hrtimer_start(timer, node->expires, HRTIMER_MODE_ABS_SOFT);
+	spin_unlock_irqrestore(&dev->tq_lock, flags);
+	nvm_mem_complete_list(dev, &done);
+	return HRTIMER_NORESTART;
+}
+
+/*
+ * Complete an executed command: at once, or, with the timing model or a
+ * completion delay, at its completion time from the timer. @cmd is NULL
+ * when none was allocated (nothing to wait for then). @media: it reached
+ * the media (not gone, not aborted), so it occupied a LUN.
+ */
+static void nvm_mem_finish(struct nvm_mem_dev *dev, struct nvm_mem_cmd *cmd,
+			   struct nvm_rq *rqd, bool media, u64 now)
+{
+	u64 due = now;
+	unsigned long flags;
+	u32 jitter;
+
+	if (cmd) {
+		if (media)
+			due = nvm_mem_timing_cmd(&dev->timing, dev->media, rqd,
+						 now);
+		due += (u64)nvm_mem_timing_delay(&dev->timing, &jitter) *
+		       NSEC_PER_USEC;
+		if (jitter)
+			due += (u64)get_random_u32_below(jitter + 1) *
+			       NSEC_PER_USEC;
+	}
+	if (due <= now)
+		goto now;
+
+	spin_lock_irqsave(&dev->tq_lock, flags);
+	if (dev->tq_flush) {
+		spin_unlock_irqrestore(&dev->tq_lock, flags);
+		goto now;
+	}
+	cmd->rqd = rqd;
+	cmd->plugged = !atomic_read(&dev->media->unplugged);
+	timerqueue_init(&cmd->node);
+	cmd->node.expires = ns_to_ktime(due);
+	if (timerqueue_add(&dev->tq, &cmd->node))
+		hrtimer_start(&dev->tq_timer, cmd->node.expires,
+			      HRTIMER_MODE_ABS_SOFT);
+	spin_unlock_irqrestore(&dev->tq_lock, flags);
+	return;
+now:
+	if (cmd)
+		mempool_free(cmd, dev->cmd_pool);
+	nvm_end_io(rqd);
+}
+
+/*
+ * Power-off: stop the timer and complete every command still waiting for
+ * its completion time, at once (nothing is queued from then on).
+ */
+static void nvm_mem_tq_flush(struct nvm_mem_dev *dev)
+{
+	struct timerqueue_node *node;
+	struct nvm_mem_cmd *cmd;
+	unsigned long flags;
+	LIST_HEAD(done);
+
+	spin_lock_irqsave(&dev->tq_lock, flags);
+	dev->tq_flush = true;
+	spin_unlock_irqrestore(&dev->tq_lock, flags);
+	/* waits for a running callback, and cancels a start it made */
+	hrtimer_cancel(&dev->tq_timer);
+
+	spin_lock_irqsave(&dev->tq_lock, flags);
+	while ((node = timerqueue_getnext(&dev->tq))) {
+		timerqueue_del(&dev->tq, node);
+		cmd = container_of(node, struct nvm_mem_cmd, node);
+		list_add_tail(&cmd->entry, &done);
+	}
+	spin_unlock_irqrestore(&dev->tq_lock, flags);
+	nvm_mem_complete_list(dev, &done);
+}
+
 static void nvm_mem_work(struct work_struct *work)
 {
 	struct nvm_mem_cmd *cmd = container_of(work, struct nvm_mem_cmd, work);
 	struct nvm_mem_dev *dev = cmd->dev;
 	struct nvm_rq *rqd = cmd->rqd;
+	bool media = false, deferred;
 	unsigned int noio;
+	u64 now;
 
 	/* idle, not uninterruptible: a long stall is no hung task */
 	wait_event_idle(dev->stall_wq, !READ_ONCE(dev->stalled));
+	now = ktime_get_ns();
 	if (cmd->abort) {
 		nvm_mem_abort(rqd);
 	} else {
+		media = !atomic_read(&dev->media->unplugged);
 		noio = memalloc_noio_save();
 		nvm_mem_media_run(dev->media, rqd, cmd->queued,
 				  NVM_MEM_FAULT_FN, dev, GFP_KERNEL);
 		memalloc_noio_restore(noio);
 	}
-	mempool_free(cmd, dev->cmd_pool);
-	nvm_end_io(rqd);
+	deferred = nvm_mem_timing_deferred(&dev->timing);
+	if (!deferred)
+		mempool_free(cmd, dev->cmd_pool);
+	nvm_mem_finish(dev, deferred ? cmd : NULL, rqd, media, now);
 }
 
 static int nvm_mem_queue(struct nvm_dev *ndev, struct nvm_rq *rqd, bool erase)
@@ -186,7 +335,9 @@ static int nvm_mem_queue(struct nvm_dev *ndev, struct nvm_rq *rqd, bool erase)
 	 * a PREEMPT_RCU kernel. The command pool's reserve covers a failure.
 	 */
 	const gfp_t gfp = GFP_ATOMIC;
-	struct nvm_mem_cmd *cmd;
+	struct nvm_mem_cmd *cmd = NULL;
+	bool media = false;
+	u64 now;
 	int ret;
 
 	ret = nvm_mem_rq_check(dev, rqd, erase);
@@ -198,12 +349,22 @@ static int nvm_mem_queue(struct nvm_dev *ndev, struct nvm_rq *rqd, bool erase)
 	 * (from the workqueue, as usual) with NVM_MEM_RSP_GONE.
 	 */
 	if (dev->completion_mode == NVM_MEM_COMPL_INLINE) {
-		if (nvm_mem_host_fault(dev))
+		/* executed now, completed now or from the timer */
+		if (nvm_mem_timing_deferred(&dev->timing)) {
+			cmd = mempool_alloc(dev->cmd_pool, gfp);
+			if (!cmd)
+				return -ENOMEM;
+			cmd->dev = dev;
+		}
+		now = ktime_get_ns();
+		if (nvm_mem_host_fault(dev)) {
 			nvm_mem_abort(rqd);
-		else
+		} else {
+			media = !atomic_read(&dev->media->unplugged);
 			nvm_mem_media_run(dev->media, rqd, false,
 					  NVM_MEM_FAULT_FN, dev, gfp);
-		nvm_end_io(rqd);
+		}
+		nvm_mem_finish(dev, cmd, rqd, media, now);
 		return 0;
 	}
 
@@ -269,7 +430,12 @@ int nvm_mem_power_on(struct nvm_mem_dev *dev)
 			return -ENOMEM;
 		nvm_mem_media_cut_seed(dev->media, dev->cut_seed);
 		created = true;
+		ret = nvm_mem_timing_alloc(&dev->timing, dev->cfg.num_ch,
+					   dev->cfg.num_lun);
+		if (ret)
+			goto err_free_media;
 	}
+	dev->tq_flush = false;
 	atomic_set(&dev->media->unplugged, 0);
 
 	ret = -ENOMEM;
@@ -307,6 +473,7 @@ err_destroy_pool:
 	dev->cmd_pool = NULL;
 err_free_media:
 	if (created) {
+		nvm_mem_timing_free(&dev->timing);
 		nvm_mem_media_free(dev->media);
 		dev->media = NULL;
 	}
@@ -318,7 +485,9 @@ err_free_media:
  * @dev: the instance
  *
  * The core stops using the device (its targets are removed); commands still
- * queued run to completion (a stall is lifted), then the data, OOB bytes,
+ * queued run to completion (a stall is lifted), those waiting for their
+ * completion time (timing model, completion delay) complete at once, then
+ * the data, OOB bytes,
  * torn sectors, write pointers, bad block table and counters stay as they
  * are for the next power-on.
  *
@@ -333,6 +502,7 @@ void nvm_mem_power_off(struct nvm_mem_dev *dev)
 	nvm_unregister(dev->ndev);
 	destroy_workqueue(dev->wq);	/* drains it */
 	dev->wq = NULL;
+	nvm_mem_tq_flush(dev);
 	nvm_free_dev(dev->ndev);
 	dev->ndev = NULL;
 	mempool_destroy(dev->cmd_pool);
@@ -434,6 +604,11 @@ struct nvm_mem_dev *nvm_mem_dev_create(const char *name, bool configfs)
 	dev->completion_mode = nvm_mem_completion_mode;
 	dev->cut_seed = nvm_mem_cut_seed;
 	init_waitqueue_head(&dev->stall_wq);
+	nvm_mem_timing_init(&dev->timing, &nvm_mem_tparams);
+	spin_lock_init(&dev->tq_lock);
+	timerqueue_init_head(&dev->tq);
+	hrtimer_init(&dev->tq_timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
+	dev->tq_timer.function = nvm_mem_tq_fire;
 	dev->configfs = configfs;
 	nvm_mem_fault_init(dev);
 
@@ -470,6 +645,7 @@ void nvm_mem_dev_destroy(struct nvm_mem_dev *dev)
 	list_del(&dev->list);
 	mutex_unlock(&nvm_mem_lock);
 	nvm_mem_debugfs_remove(dev);
+	nvm_mem_timing_free(&dev->timing);
 	nvm_mem_media_free(dev->media);
 	mutex_destroy(&dev->lock);
 	kfree(dev);
@@ -506,6 +682,8 @@ static int nvm_mem_check_params(void)
 		return -EINVAL;
 	}
 	if (nvm_mem_cfg_validate(&nvm_mem_params, "parameters"))
+		return -EINVAL;
+	if (nvm_mem_tparams_validate(&nvm_mem_tparams, "parameters"))
 		return -EINVAL;
 	return nvm_mem_fault_parse_params();
 }

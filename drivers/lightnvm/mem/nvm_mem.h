@@ -16,12 +16,14 @@
 #include <linux/bio.h>
 #include <linux/configfs.h>
 #include <linux/fault-inject.h>
+#include <linux/hrtimer.h>
 #include <linux/lightnvm.h>
 #include <linux/list.h>
 #include <linux/mempool.h>
 #include <linux/mutex.h>
 #include <linux/nvme.h>
 #include <linux/spinlock.h>
+#include <linux/timerqueue.h>
 #include <linux/wait.h>
 #include <linux/xarray.h>
 
@@ -68,6 +70,86 @@
 	.factory_bad	= 0,		\
 	.bb_seed	= 1,		\
 }
+
+/* Bounds of the timing knobs: 1 s per operation, 10 s of delay. */
+#define NVM_MEM_MAX_T_US	1000000
+#define NVM_MEM_MAX_DELAY_US	10000000
+
+/*
+ * Defaults of the timing knobs: model off, no delay; published MLC NAND
+ * figures (tR 50 us, tPROG 1.3 ms, tBERS 3 ms) and 4 KiB per sector at
+ * 400 MB/s over the channel.
+ */
+#define NVM_MEM_DEFAULT_TPARAMS {	\
+	.timing		= 0,		\
+	.t_read_us	= 50,		\
+	.t_prog_us	= 1300,		\
+	.t_erase_us	= 3000,		\
+	.t_xfer_ns	= 10240,	\
+	.completion_delay_us	= 0,	\
+	.completion_jitter_us	= 0,	\
+}
+
+/**
+ * struct nvm_mem_tparams - timing knobs of one instance
+ * @timing: 1: the NAND timing model is on
+ * @t_read_us: tR, LUN busy per page read
+ * @t_prog_us: tPROG, LUN busy per page programmed
+ * @t_erase_us: tBERS, LUN busy per block erased
+ * @t_xfer_ns: channel busy per sector transferred
+ * @completion_delay_us: added to every command's completion time
+ * @completion_jitter_us: plus a random 0..this
+ */
+struct nvm_mem_tparams {
+	u32	timing;
+	u32	t_read_us;
+	u32	t_prog_us;
+	u32	t_erase_us;
+	u32	t_xfer_ns;
+	u32	completion_delay_us;
+	u32	completion_jitter_us;
+};
+
+/**
+ * struct nvm_mem_timing - timing state of one instance (timing.c)
+ * @lock: protects everything here; innermost, taken in any context
+ * @p: the knobs
+ * @num_ch: channels (0 until the arrays exist)
+ * @num_lun: LUNs per channel
+ * @lun_free: per LUN, when it is free again (ns, CLOCK_MONOTONIC)
+ * @lun_busy: per LUN, total time it was busy (ns)
+ * @ch_free: per channel, when its bus is free again
+ * @ch_busy: per channel, total time its bus carried data (ns)
+ */
+struct nvm_mem_timing {
+	spinlock_t		lock;	/* see above */
+	struct nvm_mem_tparams	p;
+	u32			num_ch;
+	u32			num_lun;
+	u64			*lun_free;
+	u64			*lun_busy;
+	u64			*ch_free;
+	u64			*ch_busy;
+};
+
+/* timing.c */
+extern const struct nvm_mem_tparams nvm_mem_default_tparams;
+void nvm_mem_timing_init(struct nvm_mem_timing *t,
+			 const struct nvm_mem_tparams *p);
+int nvm_mem_timing_alloc(struct nvm_mem_timing *t, u32 num_ch, u32 num_lun);
+void nvm_mem_timing_free(struct nvm_mem_timing *t);
+u64 nvm_mem_timing_lun_op(struct nvm_mem_timing *t, int op, u32 lun,
+			  u32 nr_sec, u32 nr_arr, u64 now);
+struct nvm_mem_media;
+u64 nvm_mem_timing_cmd(struct nvm_mem_timing *t, const struct nvm_mem_media *m,
+		       const struct nvm_rq *rqd, u64 now);
+int nvm_mem_tparams_validate(const struct nvm_mem_tparams *p,
+			     const char *name);
+u32 nvm_mem_timing_get(struct nvm_mem_timing *t, const char *field);
+int nvm_mem_timing_set(struct nvm_mem_timing *t, const char *field, u32 val,
+		       const char *name);
+u32 nvm_mem_timing_delay(struct nvm_mem_timing *t, u32 *jitter);
+bool nvm_mem_timing_deferred(struct nvm_mem_timing *t);
 
 /* completion_mode values */
 enum {
@@ -275,6 +357,12 @@ void nvm_mem_bio_copy(struct bio *bio, struct bvec_iter *iter, void *buf,
  * @fail_write: fault injection for sector programs
  * @fail_erase: fault injection for block erases
  * @fail_host: fault injection of host errors (aborted commands)
+ * @timing: the timing model and completion delay knobs and state; the
+ *	arrays are allocated with @media
+ * @tq_lock: protects @tq and @tq_flush; innermost but for @timing.lock
+ * @tq: commands executed and waiting for their completion time
+ * @tq_timer: fires at the earliest completion time of @tq (softirq)
+ * @tq_flush: power-off in progress: complete at once, queue nothing
  * @test_result: outcome of the last debugfs test_io command (CONFIG_NVM_DEBUG)
  */
 struct nvm_mem_dev {
@@ -294,6 +382,11 @@ struct nvm_mem_dev {
 	wait_queue_head_t	stall_wq;
 	struct config_item	item;
 	struct dentry		*dbg;
+	struct nvm_mem_timing	timing;
+	spinlock_t		tq_lock;	/* see above */
+	struct timerqueue_head	tq;
+	struct hrtimer		tq_timer;
+	bool			tq_flush;
 #ifdef CONFIG_NVM_MEM_FAULT_INJECTION
 	struct fault_attr	fail_read;
 	struct fault_attr	fail_write;

@@ -1,0 +1,340 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nvm_mem: the NAND timing model. Each LUN is busy for tR, tPROG or tBERS
+ * per page read, programmed or block erased, and each channel carries one
+ * sector transfer at a time (t_xfer per sector); LUNs and channels work in
+ * parallel. A command's completion time follows from per-LUN and
+ * per-channel "busy until" timestamps; nothing here sleeps or arms timers
+ * (main.c does), and nothing calls the LightNVM core, so that the KUnit
+ * suite in media_test.c checks the arithmetic directly.
+ */
+
+#include <linux/kernel.h>
+#include <linux/minmax.h>
+#include <linux/slab.h>
+
+#include "nvm_mem.h"
+
+/* The module parameters' defaults of the timing knobs. */
+const struct nvm_mem_tparams nvm_mem_default_tparams = NVM_MEM_DEFAULT_TPARAMS;
+
+/**
+ * nvm_mem_timing_init() - prepare the timing state of an instance
+ * @t: the state, zeroed
+ * @p: the knobs it starts with
+ *
+ * Context: any.
+ */
+void nvm_mem_timing_init(struct nvm_mem_timing *t,
+			 const struct nvm_mem_tparams *p)
+{
+	spin_lock_init(&t->lock);
+	t->p = *p;
+}
+
+/**
+ * nvm_mem_timing_alloc() - size the timing state for a geometry
+ * @t: the state, from nvm_mem_timing_init(), without arrays yet
+ * @num_ch: channels
+ * @num_lun: LUNs per channel
+ *
+ * Context: process.
+ * Return: 0 or -ENOMEM.
+ */
+int nvm_mem_timing_alloc(struct nvm_mem_timing *t, u32 num_ch, u32 num_lun)
+{
+	u32 nr_luns = num_ch * num_lun;
+
+	t->lun_free = kcalloc(nr_luns, sizeof(u64), GFP_KERNEL);
+	t->lun_busy = kcalloc(nr_luns, sizeof(u64), GFP_KERNEL);
+	t->ch_free = kcalloc(num_ch, sizeof(u64), GFP_KERNEL);
+	t->ch_busy = kcalloc(num_ch, sizeof(u64), GFP_KERNEL);
+	if (!t->lun_free || !t->lun_busy || !t->ch_free || !t->ch_busy) {
+		nvm_mem_timing_free(t);
+		return -ENOMEM;
+	}
+	t->num_ch = num_ch;
+	t->num_lun = num_lun;
+	return 0;
+}
+
+/**
+ * nvm_mem_timing_free() - free the arrays of the timing state
+ * @t: the state
+ *
+ * Context: any.
+ */
+void nvm_mem_timing_free(struct nvm_mem_timing *t)
+{
+	kfree(t->lun_free);
+	kfree(t->lun_busy);
+	kfree(t->ch_free);
+	kfree(t->ch_busy);
+	t->lun_free = NULL;
+	t->lun_busy = NULL;
+	t->ch_free = NULL;
+	t->ch_busy = NULL;
+	t->num_ch = 0;
+	t->num_lun = 0;
+}
+
+/**
+ * nvm_mem_timing_lun_op() - occupy a LUN and its channel for one operation
+ * @t: the state, its lock held
+ * @op: %NVM_OP_PREAD, %NVM_OP_PWRITE or %NVM_OP_ERASE
+ * @lun: LUN index in the device (ch * num_lun + lun)
+ * @nr_sec: sectors transferred over the channel (reads and programs)
+ * @nr_arr: array operations: pages read or programmed, blocks erased
+ * @now: when the operation reaches the device, in ns
+ *
+ * A read waits for the LUN, reads the array (@nr_arr * tR), then waits for
+ * the channel and transfers @nr_sec sectors; the LUN stays busy until its
+ * data is out. A program waits for both the LUN and the channel, transfers,
+ * then programs (@nr_arr * tPROG). An erase holds only the LUN
+ * (@nr_arr * tBERS). The LUN's and the channel's busy times grow by the
+ * time each is held.
+ *
+ * Context: any; @t->lock held.
+ * Return: when the operation ends, in ns.
+ */
+u64 nvm_mem_timing_lun_op(struct nvm_mem_timing *t, int op, u32 lun,
+			  u32 nr_sec, u32 nr_arr, u64 now)
+{
+	const struct nvm_mem_tparams *p = &t->p;
+	u32 ch = lun / t->num_lun;
+	u64 xfer = (u64)nr_sec * p->t_xfer_ns;
+	u64 start, end, x;
+
+	lockdep_assert_held(&t->lock);
+	switch (op) {
+	case NVM_OP_PREAD:
+		start = max(now, t->lun_free[lun]);
+		x = max(start + (u64)nr_arr * p->t_read_us * NSEC_PER_USEC,
+			t->ch_free[ch]);
+		end = x + xfer;
+		t->ch_free[ch] = end;
+		t->ch_busy[ch] += xfer;
+		break;
+	case NVM_OP_PWRITE:
+		start = max3(now, t->lun_free[lun], t->ch_free[ch]);
+		t->ch_free[ch] = start + xfer;
+		t->ch_busy[ch] += xfer;
+		end = start + xfer + (u64)nr_arr * p->t_prog_us * NSEC_PER_USEC;
+		break;
+	default:
+		start = max(now, t->lun_free[lun]);
+		end = start + (u64)nr_arr * p->t_erase_us * NSEC_PER_USEC;
+		break;
+	}
+	t->lun_free[lun] = end;
+	t->lun_busy[lun] += end - start;
+	return end;
+}
+
+static u64 nvm_mem_timing_ppa(const struct nvm_rq *rqd, int i)
+{
+	return rqd->nr_ppas > 1 ? rqd->ppa_list[i].ppa : rqd->ppa_addr.ppa;
+}
+
+/**
+ * nvm_mem_timing_cmd() - when a command on the media completes
+ * @t: the state
+ * @m: the media (address decoding)
+ * @rqd: the command: read, program or erase
+ * @now: when it reaches the device, in ns
+ *
+ * The command's addresses are taken in order; each run of addresses on
+ * one LUN is one operation of nvm_mem_timing_lun_op(), with one array
+ * operation per distinct (block, page) in a row (the planes of a
+ * multi-plane page go together) and, for an erase, per block. Addresses
+ * outside the device cost nothing.
+ *
+ * Context: any; takes @t->lock.
+ * Return: the end of its last operation, or @now with the model off.
+ */
+u64 nvm_mem_timing_cmd(struct nvm_mem_timing *t, const struct nvm_mem_media *m,
+		       const struct nvm_rq *rqd, u64 now)
+{
+	u32 lun = U32_MAX, blk = U32_MAX, pg = U32_MAX, nr_sec = 0, nr_arr = 0;
+	bool erase = rqd->opcode == NVM_OP_ERASE;
+	int op = rqd->opcode;
+	struct nvm_mem_addr a;
+	unsigned long flags;
+	u64 end = now;
+	int i;
+
+	spin_lock_irqsave(&t->lock, flags);
+	if (!t->p.timing || !t->lun_free)
+		goto out;
+	for (i = 0; i < rqd->nr_ppas; i++) {
+		if (nvm_mem_decode(m, nvm_mem_timing_ppa(rqd, i), &a))
+			continue;
+		if (a.lun != lun) {
+			if (nr_arr)
+				end = max(end, nvm_mem_timing_lun_op(t, op, lun,
+								     nr_sec,
+								     nr_arr,
+								     now));
+			lun = a.lun;
+			blk = U32_MAX;
+			nr_sec = 0;
+			nr_arr = 0;
+		}
+		if (a.blk != blk || (!erase && a.pg != pg))
+			nr_arr++;
+		blk = a.blk;
+		pg = a.pg;
+		nr_sec++;
+	}
+	if (nr_arr)
+		end = max(end, nvm_mem_timing_lun_op(t, op, lun,
+						     erase ? 0 : nr_sec,
+						     nr_arr, now));
+out:
+	spin_unlock_irqrestore(&t->lock, flags);
+	return end;
+}
+
+static const struct nvm_mem_tparam {
+	const char	*name;
+	size_t		off;
+	u32		max;
+} nvm_mem_tparam_fields[] = {
+	{ "timing", offsetof(struct nvm_mem_tparams, timing), 1 },
+	{ "t_read_us", offsetof(struct nvm_mem_tparams, t_read_us),
+	  NVM_MEM_MAX_T_US },
+	{ "t_prog_us", offsetof(struct nvm_mem_tparams, t_prog_us),
+	  NVM_MEM_MAX_T_US },
+	{ "t_erase_us", offsetof(struct nvm_mem_tparams, t_erase_us),
+	  NVM_MEM_MAX_T_US },
+	{ "t_xfer_ns", offsetof(struct nvm_mem_tparams, t_xfer_ns),
+	  NVM_MEM_MAX_T_US },
+	{ "completion_delay_us",
+	  offsetof(struct nvm_mem_tparams, completion_delay_us),
+	  NVM_MEM_MAX_DELAY_US },
+	{ "completion_jitter_us",
+	  offsetof(struct nvm_mem_tparams, completion_jitter_us),
+	  NVM_MEM_MAX_DELAY_US },
+};
+
+static const struct nvm_mem_tparam *nvm_mem_tparam_find(const char *field)
+{
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(nvm_mem_tparam_fields); i++)
+		if (!strcmp(nvm_mem_tparam_fields[i].name, field))
+			return &nvm_mem_tparam_fields[i];
+	WARN_ON_ONCE(1);
+	return NULL;
+}
+
+/**
+ * nvm_mem_tparams_validate() - check every timing knob
+ * @p: the knobs
+ * @name: who they belong to, for messages
+ *
+ * Return: 0, or -EINVAL after a message naming the bad knob.
+ */
+int nvm_mem_tparams_validate(const struct nvm_mem_tparams *p, const char *name)
+{
+	const struct nvm_mem_tparam *f;
+	u32 v;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(nvm_mem_tparam_fields); i++) {
+		f = &nvm_mem_tparam_fields[i];
+		v = *(const u32 *)((const u8 *)p + f->off);
+		if (v > f->max) {
+			pr_err("%s: %s=%u out of range (0..%u)\n", name,
+			       f->name, v, f->max);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/**
+ * nvm_mem_timing_get() - read one timing knob by name
+ * @t: the state
+ * @field: knob name, as in struct nvm_mem_tparams
+ *
+ * Context: any; takes @t->lock.
+ * Return: its value.
+ */
+u32 nvm_mem_timing_get(struct nvm_mem_timing *t, const char *field)
+{
+	const struct nvm_mem_tparam *f = nvm_mem_tparam_find(field);
+	unsigned long flags;
+	u32 v;
+
+	if (!f)
+		return 0;
+	spin_lock_irqsave(&t->lock, flags);
+	v = *(u32 *)((u8 *)&t->p + f->off);
+	spin_unlock_irqrestore(&t->lock, flags);
+	return v;
+}
+
+/**
+ * nvm_mem_timing_set() - set one timing knob by name
+ * @t: the state
+ * @field: knob name, as in struct nvm_mem_tparams
+ * @val: the value
+ * @name: the instance, for messages
+ *
+ * Takes effect for the commands that reach the device from then on.
+ *
+ * Context: any; takes @t->lock.
+ * Return: 0, or -EINVAL after a message naming the knob.
+ */
+int nvm_mem_timing_set(struct nvm_mem_timing *t, const char *field, u32 val,
+		       const char *name)
+{
+	const struct nvm_mem_tparam *f = nvm_mem_tparam_find(field);
+	unsigned long flags;
+
+	if (!f)
+		return -EINVAL;
+	if (val > f->max) {
+		pr_err("%s: %s=%u out of range (0..%u)\n", name, f->name, val,
+		       f->max);
+		return -EINVAL;
+	}
+	spin_lock_irqsave(&t->lock, flags);
+	*(u32 *)((u8 *)&t->p + f->off) = val;
+	spin_unlock_irqrestore(&t->lock, flags);
+	return 0;
+}
+
+/**
+ * nvm_mem_timing_delay() - the fixed part of a completion delay, and jitter
+ * @t: the state
+ * @jitter: where to store the random part's range, in us
+ *
+ * Context: any; takes @t->lock.
+ * Return: the fixed part, in us.
+ */
+u32 nvm_mem_timing_delay(struct nvm_mem_timing *t, u32 *jitter)
+{
+	unsigned long flags;
+	u32 d;
+
+	spin_lock_irqsave(&t->lock, flags);
+	d = t->p.completion_delay_us;
+	*jitter = t->p.completion_jitter_us;
+	spin_unlock_irqrestore(&t->lock, flags);
+	return d;
+}
+
+/**
+ * nvm_mem_timing_deferred() - whether commands complete from a timer
+ * @t: the state
+ *
+ * Context: any.
+ * Return: true with the timing model on or a completion delay set.
+ */
+bool nvm_mem_timing_deferred(struct nvm_mem_timing *t)
+{
+	return READ_ONCE(t->p.timing) || READ_ONCE(t->p.completion_delay_us) ||
+	       READ_ONCE(t->p.completion_jitter_us);
+}
