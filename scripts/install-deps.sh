@@ -30,7 +30,8 @@ rsync python3 perl sparse git
 linux-source-6.1
 dpkg-dev meson ninja-build libglib2.0-dev libpixman-1-dev libfdt-dev
 pkg-config qemu-system-data seabios
-debhelper dh-dkms dkms groff-base man-db"
+debhelper dh-dkms dkms groff-base man-db
+stress-ng"
 
 case $mode in
 demo) PKGS=$DEMO_PKGS ;;

@@ -4,7 +4,8 @@
 # Build the parts of the test initramfs. The kernel unpacks concatenated
 # cpio archives, so a boot image is assembled from:
 #
-#   base            busybox, kmod, e2fsprogs, fio, nvme-cli, util-linux
+#   base            busybox, kmod, e2fsprogs, fio, nvme-cli, util-linux,
+#                   stress-ng
 #                   tools and their shared libraries (from Debian's
 #                   packages; rebuilt only when this script changes)
 #   mods-FLAVOR     /lib/modules/<release> of the kernel being booted
@@ -53,7 +54,8 @@ base() {
 	cp /bin/busybox "$stage/bin/busybox"
 	copy_with_libs "$stage" /bin/dash /bin/kmod /usr/bin/fio /sbin/mke2fs /sbin/e2fsck \
 		/sbin/debugfs /sbin/dumpe2fs /sbin/tune2fs /sbin/blkdiscard \
-		/sbin/fstrim /usr/sbin/nvme /sbin/blockdev /usr/bin/timeout
+		/sbin/fstrim /usr/sbin/nvme /sbin/blockdev /usr/bin/timeout \
+		/usr/bin/stress-ng
 	for t in modprobe insmod rmmod lsmod depmod modinfo; do
 		ln -sf ../bin/kmod "$stage/sbin/$t"
 	done
