@@ -31,6 +31,16 @@ rec() { echo "@@B $*"; }
 die() { echo "BENCH FAILED: $*"; exit 1; }
 T0=$(now)
 
+# failed NAME: a benchmark stopped early (die in its subshell): record it,
+# and clean up what it left so that the next one starts afresh
+failed() {
+	say "$1 FAILED; going on with the next benchmark"
+	rec "$1 failed"
+	_rrpc_reset
+	rmmod null_blk 2>/dev/null
+	return 0
+}
+
 want() {
 	[ -z "$ONLY" ] && return 0
 	case ",$ONLY," in *",$1,"*) return 0 ;; esac
@@ -145,6 +155,7 @@ rec "run timing knobs=${KNOBS:-none}"
 
 # ------------------------------------------------------------------ P1, P6
 if want P1 || want P6; then
+(
 	say "P1: WAF of uniform random 4 KiB overwrites vs the greedy model at OP 7, 12, 25, 50% (goal <= 1.05x model); P6 from the 25% run"
 	for op in 7 12 25 50; do
 		wafdev wd || die "nvm_mem device"
@@ -153,10 +164,12 @@ if want P1 || want P6; then
 		_rrpc_remove rrpc0 || die "remove"
 		_rrpc_rmdev wd || die "rmdev"
 	done
+) || failed P1
 fi
 
 # ------------------------------------------------------------------ P2, P7
 if want P2 || want P7; then
+(
 	say "P2: hot/cold 90/10 and 80/20 at OP 25% (goal <= 1.1x the separated-pool model); P7 erase spread after 90/10"
 	for hc in 90/10 80/20; do
 		h=${hc%/*} c=${hc#*/}
@@ -170,10 +183,12 @@ if want P2 || want P7; then
 		_rrpc_remove rrpc0 || die "remove"
 		_rrpc_rmdev wd || die "rmdev"
 	done
+) || failed P2
 fi
 
 # ---------------------------------------------------------------------- P3
 if want P3; then
+(
 	say "P3: sequential overwrites (goal WAF 1.00, 0 sectors moved)"
 	wafdev wd || die "nvm_mem device"
 	_rrpc_create wd rrpc0 0 1 25 || die "create"
@@ -186,10 +201,12 @@ if want P3; then
 	counters P3 end rrpc0 wd
 	_rrpc_remove rrpc0 || die "remove"
 	_rrpc_rmdev wd || die "rmdev"
+) || failed P3
 fi
 
 # ---------------------------------------------------------------------- P4
 if want P4; then
+(
 	say "P4: 4 KiB random IOPS, rrpc on nvm_mem (8 LUNs, inline completions) vs null_blk memory-backed, QD 1 and 32 (goal >= 0.85 reads, >= 0.75 writes)"
 	_rrpc_mkdev p4 num_ch=2 num_lun=4 num_pln=2 num_blk=64 num_pg=64 \
 		sec_per_pg=4 oob_size=16 completion_mode=0 || die "nvm_mem p4"
@@ -220,6 +237,7 @@ if want P4; then
 	_rrpc_remove rrpc0 || die "remove"
 	_rrpc_rmdev p4 || die "rmdev"
 	rmmod null_blk
+) || failed P4
 fi
 
 # ---------------------------------------------------------------------- P5
@@ -237,6 +255,7 @@ p5_timing() {
 }
 
 if want P5; then
+(
 	case " $KNOBS " in
 	*" timing "*)
 		say "P5: LUN scaling with nvm_mem's timing model (defaults x $P5SCALE): seq write and 4K random read, 1-8 LUNs on 1 and 2 channels (goal >= 0.9 N x one LUN until the channel saturates)"
@@ -274,10 +293,12 @@ if want P5; then
 		rec "P5 na reason=needs_nvm_mem_timing_model"
 		;;
 	esac
+) || failed P5
 fi
 
 # ---------------------------------------------------------------- recovery
 if want REC; then
+(
 	say "Recovery: map rebuild time after a clean remove (checkpoint) and after a power cut (scan) vs reading the whole target"
 	_rrpc_mkdev rd num_ch=1 num_lun=$RECLUN num_pln=1 num_blk=128 num_pg=64 \
 		sec_per_pg=4 oob_size=16 completion_mode=0 || die "nvm_mem rd"
@@ -306,6 +327,7 @@ if want REC; then
 	rec "REC cut wall_s=$(awk -v a="$t" -v b="$(now)" 'BEGIN { printf "%.3f", b - a }') $(cat /sys/block/rrpc0/rrpc/recovery | tr -s ' ' | awk '{ for (i = 1; i < NF; i += 2) printf "%s=%s ", $i, $(i + 1) }')"
 	_rrpc_remove rrpc0 || die "remove"
 	_rrpc_rmdev rd || die "rmdev"
+) || failed REC
 fi
 
 dmesg > /tmp/dmesg
