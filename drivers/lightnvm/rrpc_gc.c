@@ -573,7 +573,16 @@ void rrpc_gc_work(struct work_struct *work)
 		if (!victim)
 			victim = rrpc_gc_take(rlun, RRPC_TAKE_GC);
 		if (!victim) {
-			/* the writer waits, and nothing can be reclaimed */
+			/*
+			 * Victims whose last sectors are in the unit free their
+			 * blocks once it is programmed (and wake the writer):
+			 * only a writer still waiting then sees a full LUN.
+			 * Declared full before, the LUN flapped and writes got
+			 * a spurious -ENOSPC when the other LUNs were full too.
+			 */
+			if (rlun->gc.unit.nr && !rrpc_gc_program(rlun))
+				return;
+			rrpc_gc_release_pending(rlun);
 			if (READ_ONCE(rlun->wr_blocked))
 				rrpc_lun_set_full(rlun, true);
 			break;
