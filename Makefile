@@ -9,7 +9,7 @@
 #                      [DEVICE=mem: Debian's kernel and QEMU, nvm_mem (default);
 #                       DEVICE=ocssd: our kernel and QEMU, its Open-Channel SSD]
 #   make deb           Debian packages lightnvm-dkms and lnvm into build/deb
-#   make check         build everything and run the tests [TESTS=pattern]
+#   make check         build everything and run the tests [TESTS=pattern KERNEL=kcsan]
 #   make powercut      100 power cuts on nvm_mem, then killed QEMU boots
 #                      [PC_CUTS=80 PC_EXT4=20 PC_QEMU=20]; not in check
 #   make bench         the benchmarks (P1-P7, recovery) in one boot of
@@ -47,6 +47,7 @@ TOOLS_SRC   := $(wildcard tools/lightnvm/*.c) \
 TOOLS_BIN   := $(patsubst %.c,$(B)/tools/%,$(notdir $(TOOLS_SRC)))
 
 .PHONY: all modules modules_install kernel qemu tools initramfs testmods \
+	kernel-kcsan testmods-kcsan \
 	deps check demo bench deb powercut clean distclean help
 
 all: modules
@@ -111,11 +112,26 @@ testmods: kernel
 	$(MAKE) -s -C $(B)/kernel M=$(B)/testmods/src modules
 	@cp $(B)/testmods/src/*.ko $(B)/testmods/debug/
 
+# The KCSAN flavor of the test kernel (KCSAN instead of KASAN, in
+# build/kernel-kcsan) and the test modules built against it. Not part of
+# the default check: make check KERNEL=kcsan TESTS='debug/* rrpc/*'.
+kernel-kcsan:
+	@FLAVOR=kcsan bash $(TOP)/scripts/build-kernel.sh
+
+testmods-kcsan: kernel-kcsan
+	@mkdir -p $(B)/testmods-kcsan/src $(B)/testmods-kcsan/debug
+	@cp -rsf $(TOP)/tools/testing/lightnvm/modules/. $(B)/testmods-kcsan/src/
+	$(MAKE) -s -C $(B)/kernel-kcsan M=$(B)/testmods-kcsan/src modules
+	@cp $(B)/testmods-kcsan/src/*.ko $(B)/testmods-kcsan/debug/
+
 # A build failure still ends with the summary line, as one failed test.
+# KERNEL=kcsan boots the groups of the debug kernel on its KCSAN flavor.
+KERNEL	?= debug
 check: deps
-	@$(MAKE) --no-print-directory kernel qemu tools initramfs testmods modules || \
+	@$(MAKE) --no-print-directory $(if $(filter kcsan,$(KERNEL)),kernel-kcsan testmods-kcsan,kernel testmods) \
+		qemu tools initramfs modules || \
 		{ echo "  FAIL  build"; echo "0 passed, 1 failed"; exit 1; }
-	@bash $(TOP)/tools/testing/lightnvm/check $(TESTS)
+	@LNVM_KERNEL=$(KERNEL) bash $(TOP)/tools/testing/lightnvm/check $(TESTS)
 
 # Power cuts beyond check: PC_CUTS under the lnvm_pcw verifying writer and
 # PC_EXT4 with ext4 and fsync'd files (rrpc-durable/003-powercut with more

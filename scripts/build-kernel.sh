@@ -7,13 +7,23 @@
 #
 # Output: build/kernel/arch/x86/boot/bzImage and modules installed under
 # build/kmods/debug. Re-running only rebuilds what changed.
+#
+# FLAVOR=kcsan (make kernel-kcsan) builds the same tree with
+# kernel-kcsan.config merged last (KCSAN instead of KASAN) into
+# build/kernel-kcsan, modules under build/kmods/kcsan.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 B=$top/build
 SRC=$B/linux-src
-OBJ=$B/kernel
+FLAVOR=${FLAVOR:-debug}
 FRAG=$top/tools/testing/lightnvm/kernel.config
+case $FLAVOR in
+debug)	OBJ=$B/kernel FRAGS=("$FRAG") ;;
+kcsan)	OBJ=$B/kernel-kcsan
+	FRAGS=("$FRAG" "$top/tools/testing/lightnvm/kernel-kcsan.config") ;;
+*)	echo "kernel: unknown FLAVOR $FLAVOR" >&2; exit 2 ;;
+esac
 TARBALL=/usr/src/linux-source-6.1.tar.xz
 JOBS=${JOBS:-$(nproc)}
 
@@ -73,17 +83,29 @@ overlay include/trace/events/rrpc.h
 overlay drivers/nvme/host/lightnvm.c
 overlay Documentation/lightnvm
 
-# 4. Configure when the fragment (or a Kconfig of ours) is newer than .config.
+# The source tree is ready: other flavors may build from it now, this one
+# waits only for an earlier build of the same flavor.
+flock -u 9
+exec 9>"$B/.kernel-$FLAVOR.lock"
+flock 9
+
+# 4. Configure when a fragment (or a Kconfig of ours) is newer than .config.
 mkdir -p "$OBJ"
-if [ ! -f "$OBJ/.config" ] || [ "$FRAG" -nt "$OBJ/.config" ] ||
+newer=""
+for f in "${FRAGS[@]}"; do
+	[ "$f" -nt "$OBJ/.config" ] && newer=1
+done
+if [ ! -f "$OBJ/.config" ] || [ -n "$newer" ] ||
    [ -n "$(find "$top/drivers" -name Kconfig -newer "$OBJ/.config")" ] ||
    [ -n "$(find "$top/patches/linux" -newer "$OBJ/.config")" ]; then
-	log "configuring (tinyconfig + $(basename "$FRAG"))"
+	log "configuring (tinyconfig + $(cd "$(dirname "$FRAG")" && basename -a "${FRAGS[@]}" | paste -sd+))"
 	make -s -C "$SRC" O="$OBJ" tinyconfig >/dev/null
 	KCONFIG_CONFIG="$OBJ/.config" "$SRC/scripts/kconfig/merge_config.sh" \
-		-m -O "$OBJ" "$OBJ/.config" "$FRAG" >/dev/null
+		-m -O "$OBJ" "$OBJ/.config" "${FRAGS[@]}" >/dev/null
 	make -s -C "$SRC" O="$OBJ" olddefconfig >/dev/null
-	# Every option we ask for must have survived olddefconfig.
+	# Every option we ask for must have survived olddefconfig (a later
+	# fragment's setting of an option wins over an earlier one's; the
+	# options KASAN selects go with it).
 	bad=0
 	while read -r line; do
 		case "$line" in
@@ -97,7 +119,23 @@ if [ ! -f "$OBJ/.config" ] || [ "$FRAG" -nt "$OBJ/.config" ] ||
 				{ echo "kernel: config: $opt should be unset" >&2; bad=1; }
 			;;
 		esac
-	done < "$FRAG"
+	done < <(awk '
+		# the last fragment that names an option decides it; the
+		# sub-options of an unset one (KASAN_*) are not checked
+		match($0, /^(# )?CONFIG_[A-Z0-9_]+/) {
+			o = substr($0, RSTART, RLENGTH); sub(/^# /, "", o)
+			if (!(o in line)) order[n++] = o
+			line[o] = $0
+		}
+		END {
+			for (i = 0; i < n; i++) {
+				o = order[i]; skip = 0
+				for (p in line)
+					if (index(o, p "_") == 1 && line[p] ~ /is not set/)
+						skip = 1
+				if (!skip) print line[o]
+			}
+		}' "${FRAGS[@]}")
 	[ $bad = 0 ] || exit 1
 	touch "$OBJ/.config"
 fi
@@ -107,7 +145,7 @@ log "building bzImage and modules (-j$JOBS)"
 make -s -C "$SRC" O="$OBJ" -j"$JOBS" bzImage modules
 
 # 6. Install modules where the initramfs builder picks them up.
-rm -rf "$B/kmods/debug"
-make -s -C "$SRC" O="$OBJ" INSTALL_MOD_PATH="$B/kmods/debug" \
+rm -rf "$B/kmods/$FLAVOR"
+make -s -C "$SRC" O="$OBJ" INSTALL_MOD_PATH="$B/kmods/$FLAVOR" \
 	INSTALL_MOD_STRIP=1 DEPMOD=/bin/true modules_install
 log "done: $(cat "$OBJ/include/config/kernel.release")"
