@@ -13,6 +13,7 @@
 
 #include <linux/blkdev.h>
 #include <linux/crc32.h>
+#include <linux/delay.h>
 #include <linux/highmem.h>
 #include <linux/ktime.h>
 #include <linux/slab.h>
@@ -388,16 +389,71 @@ static int rrpc_page_io(struct rrpc *rrpc, struct rrpc_unit *pb,
 	return ret;
 }
 
-/* A read failed for another reason than the media: the scan cannot go on. */
-static bool rrpc_read_broken(struct rrpc *rrpc, struct rrpc_block *rblk,
-			     int ret, int error)
+/*
+ * A command of creation failed for a host or transport reason, not the
+ * media's (an aborted command, a path error, a failed submission): pause
+ * and try again, as rrpc_host_retry() does for a running target, until
+ * %RRPC_HOST_RETRIES of them came in a row for this command. The target
+ * is not running yet, so giving up fails the creation; nothing is marked
+ * bad or dead. @tries counts the failures of this command so far.
+ */
+static bool rrpc_rec_retry(struct rrpc *rrpc, const char *what, int *tries,
+			   int ret, int error)
 {
-	if ((!ret || error) && (!error || nvm_rsp_is_media(error)))
+	atomic64_inc(&rrpc->stats.host_errors);
+	if (++*tries > RRPC_HOST_RETRIES) {
+		pr_err("%s: %s failed (%d/0x%x), %d host errors in a row\n",
+		       rrpc->disk->disk_name, what, ret, error, *tries);
 		return false;
+	}
+	pr_warn_ratelimited("%s: %s failed (%d/0x%x), not a media error: retry %d of %d\n",
+			    rrpc->disk->disk_name, what, ret, error, *tries,
+			    RRPC_HOST_RETRIES);
+	msleep(RRPC_HOST_RETRY_MS * *tries);
+	return true;
+}
+
+/*
+ * Read the page at sector @off of @rblk for the scan, trying again after
+ * a host error. A media error is the caller's to classify (per sector:
+ * empty, unreadable); only a read that keeps failing for another reason
+ * stops the scan.
+ * Return: 0, or -EIO after %RRPC_HOST_RETRIES host errors in a row.
+ */
+static int rrpc_scan_read(struct rrpc *rrpc, struct rrpc_unit *pb,
+			  struct rrpc_block *rblk, u32 off)
+{
+	int ret, error, tries = 0;
+
+	for (;;) {
+		ret = rrpc_page_io(rrpc, pb, rblk, off, false);
+		error = pb->rqd.error;
+		if ((!ret || error) && (!error || nvm_rsp_is_media(error)))
+			return 0;
+		if (!rrpc_rec_retry(rrpc, "a recovery read", &tries, ret,
+				    error))
+			break;
+	}
 	pr_err("%s: reading block %u of LUN %d failed: %d/0x%x\n",
 	       rrpc->disk->disk_name, rblk->parent->id, rblk->rlun->parent->id,
 	       ret, error);
-	return true;
+	return -EIO;
+}
+
+/*
+ * Erase a block at creation, trying again after a host error.
+ * Return: as nvm_erase_blk(): 0, -EIO for the media (the block went
+ * bad), another error after %RRPC_HOST_RETRIES host errors in a row.
+ */
+static int rrpc_rec_erase(struct rrpc *rrpc, struct nvm_block *blk)
+{
+	int ret, tries = 0;
+
+	do {
+		ret = nvm_erase_blk(rrpc->dev, blk);
+	} while (ret && ret != -EIO &&
+		 rrpc_rec_retry(rrpc, "an erase at creation", &tries, ret, 0));
+	return ret;
 }
 
 /*
@@ -414,9 +470,9 @@ static int rrpc_scan_block(struct rrpc *rrpc, struct rrpc_scan *sc,
 
 	rblk->next_off = 0;
 	for (off = 0; off < rrpc->spb; off += spp) {
-		ret = rrpc_page_io(rrpc, pb, rblk, off, false);
-		if (rrpc_read_broken(rrpc, rblk, ret, pb->rqd.error))
-			return -EIO;
+		ret = rrpc_scan_read(rrpc, pb, rblk, off);
+		if (ret)
+			return ret;
 		sc->scanned += spp;
 		nr_empty = 0;
 		ret = 0;
@@ -461,9 +517,9 @@ static int rrpc_probe_block(struct rrpc *rrpc, struct rrpc_scan *sc,
 	const struct rrpc_ckpt_hdr *h = page_address(pb->pages[0]);
 	int ret;
 
-	ret = rrpc_page_io(rrpc, pb, rblk, 0, false);
-	if (rrpc_read_broken(rrpc, rblk, ret, pb->rqd.error))
-		return -EIO;
+	ret = rrpc_scan_read(rrpc, pb, rblk, 0);
+	if (ret)
+		return ret;
 	sc->scanned += rrpc->spp;
 	switch (rrpc_scan_classify(pb->rqd.error, pb->rqd.ppa_status, 0, oob)) {
 	case RRPC_SCAN_EMPTY:
@@ -505,7 +561,7 @@ static int rrpc_wipe_lun(struct rrpc *rrpc, struct rrpc_scan *sc)
 		blk = nvm_claim_blk(rrpc->dev, rlun->parent, b);
 		if (!blk)
 			continue;	/* bad */
-		ret = nvm_erase_blk(rrpc->dev, blk);
+		ret = rrpc_rec_erase(rrpc, blk);
 		nvm_put_blk(rrpc->dev, blk);
 		sc->scanned++;
 		if (ret == -EIO) {
@@ -794,9 +850,9 @@ static bool rrpc_ckpt_read(struct rrpc *rrpc, const struct rrpc_ckpt_hdr *h,
 		struct rrpc_block *rblk = rrpc_ckpt_pos(rrpc, h, pos, &off);
 		u32 first = off % rrpc->spp;
 
-		ret = rrpc_page_io(rrpc, pb, rblk, off - first, false);
+		ret = rrpc_scan_read(rrpc, pb, rblk, off - first);
 		rrpc->rec.scanned += rrpc->spp;
-		if (ret)
+		if (ret || pb->rqd.error)
 			return false;
 		k = min_t(u64, rrpc->spp - first, payload + 1 - pos);
 		for (i = 0; i < k; i++) {
@@ -1005,7 +1061,7 @@ static int rrpc_ckpt_erase(struct rrpc *rrpc, const u8 *probe)
 				    rblk->parent->id);
 		if (!blk)
 			continue;
-		ret = nvm_erase_blk(rrpc->dev, blk);
+		ret = rrpc_rec_erase(rrpc, blk);
 		nvm_put_blk(rrpc->dev, blk);
 		if (ret && ret != -EIO) {
 			pr_err("%s: could not erase the old checkpoint in block %u of LUN %d: %d\n",
