@@ -121,3 +121,29 @@ _carried() {
 _cut_arm() {
 	echo "@@LNVM CUT-ARM $LNVM_TEST" >/dev/console
 }
+
+# _qmp JSON: have the host send one command to QEMU's monitor (QMP), in
+# groups with QMP=1, and wait (60 s at most) for its answer on the second
+# serial port; prints "ok RETURN" or "error DESCRIPTION", fails unless ok.
+#   _qmp '{"execute": "qom-set", "arguments": {"path": "/machine/peripheral/nvme0", "property": "x-drop-cqes", "value": 4}}'
+_qmp() {
+	local id ans
+	[ -c /dev/ttyS1 ] || { echo "error no /dev/ttyS1 (QMP=1 in group.conf?)"; return 1; }
+	id=$$.$(cut -d' ' -f1 /proc/uptime)
+	# open the port before asking: a port nobody has open drops its input
+	exec 4</dev/ttyS1
+	stty -F /dev/ttyS1 -echo -icrnl 2>/dev/null
+	echo "@@LNVM QMP $id $*" >/dev/console
+	ans=$(timeout 60 dash -c 'while read -r a i r; do
+		[ "$a $i" = "ACK $1" ] && { echo "$r"; exit 0; }; done' _ "$id" <&4)
+	exec 4<&-
+	[ -n "$ans" ] || { echo "error no answer from the host"; return 1; }
+	echo "$ans"
+	[ "${ans%% *}" = ok ]
+}
+
+# _qom_set PROPERTY VALUE [DEVICE]: qom-set on a device (default: the
+# QEMU device with id=nvme0)
+_qom_set() {
+	_qmp "{\"execute\": \"qom-set\", \"arguments\": {\"path\": \"/machine/peripheral/${3:-nvme0}\", \"property\": \"$1\", \"value\": $2}}"
+}
