@@ -363,14 +363,17 @@ EXPORT_SYMBOL_IF_KUNIT(rrpc_gc_pick);
  * fuller than the greedy choice stops them from being mixed again and
  * again with hot data (Rosenblum and Ousterhout's LFS cleaner). Under
  * uniform writes it is within a few percent of greedy. On a tie the
- * older block. Blocks without an invalid sector score 0.
+ * older block. Blocks without an invalid sector score 0; a block without
+ * a valid one costs nothing to reclaim and wins outright (the oldest of
+ * them), as with greedy: sequential overwrites then move nothing, however
+ * old a block holding one record is.
  *
  * Context: the LUN's lock held.
  * Return: the victim, still on the list, or %NULL if the list is empty.
  */
 struct rrpc_block *rrpc_gc_pick_cb(struct list_head *closed, u32 spb, u64 now)
 {
-	struct rrpc_block *rblk, *best = NULL;
+	struct rrpc_block *rblk, *best = NULL, *empty = NULL;
 	u64 bgain = 0, bcost = 1, gain, cost;
 
 	list_for_each_entry(rblk, closed, list) {
@@ -379,6 +382,8 @@ struct rrpc_block *rrpc_gc_pick_cb(struct list_head *closed, u32 spb, u64 now)
 
 		if (rblk->bad)
 			return rblk;
+		if (!v && (!empty || rblk->close_seq < empty->close_seq))
+			empty = rblk;
 		/*
 		 * gain / cost compared by cross products, without overflow:
 		 * spb < 2^22 (64 sectors x 2^16 pages), age capped at 2^18
@@ -393,7 +398,7 @@ struct rrpc_block *rrpc_gc_pick_cb(struct list_head *closed, u32 spb, u64 now)
 			bcost = cost;
 		}
 	}
-	return best;
+	return empty ? empty : best;
 }
 EXPORT_SYMBOL_IF_KUNIT(rrpc_gc_pick_cb);
 

@@ -297,9 +297,15 @@ static void rrpc_test_pick_cb(struct kunit *test)
 	KUNIT_EXPECT_PTR_EQ(test, rrpc_gc_pick_cb(&closed, 64, 1ULL << 20),
 			    &b[1]);
 	b[0].nr_valid = 10;
-	/* a bad block is evacuated first */
+	/* an empty block wins outright, young as it is (no copy at all) */
+	b[4].nr_valid = 0;
+	b[4].close_seq = 99;
+	KUNIT_EXPECT_PTR_EQ(test, rrpc_gc_pick_cb(&closed, 64, 100), &b[4]);
+	/* but a bad block, even behind it in the list, is evacuated first */
 	b[2].bad = true;
 	KUNIT_EXPECT_PTR_EQ(test, rrpc_gc_pick_cb(&closed, 64, 100), &b[2]);
+	b[4].nr_valid = 32;
+	b[4].close_seq = 10;
 	/* a huge age does not overflow the comparison */
 	b[2].bad = false;
 	KUNIT_EXPECT_PTR_EQ(test, rrpc_gc_pick_cb(&closed, 1U << 21, U64_MAX),
