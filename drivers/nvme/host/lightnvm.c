@@ -549,7 +549,8 @@ static int nvme_nvm_submit_cmd(struct nvm_dev *dev, struct nvm_rq *rqd,
 
 	if (!irqs_disabled() && !READ_ONCE(nvm->nr_deferred)) {
 		ret = nvme_nvm_issue(nvm, rqd, c, false);
-		if (!ret || ret == -ENODEV)
+		/* a command the queue can never take is refused, not deferred */
+		if (!ret || ret == -ENODEV || ret == -EINVAL)
 			return ret;
 	}
 
