@@ -150,7 +150,8 @@ static void gen_lun_hand_out(struct gen_lun *lun, struct nvm_block *blk)
 	lockdep_assert_held(&lun->vlun.lock);
 	list_move_tail(&blk->list, &lun->used_list);
 	blk->state = NVM_BLK_ST_OPEN;
-	lun->vlun.nr_free_blocks--;
+	/* targets read it without the lock (rrpc_lun_free()) */
+	WRITE_ONCE(lun->vlun.nr_free_blocks, lun->vlun.nr_free_blocks - 1);
 	lun->nr_used_blocks++;
 }
 
@@ -242,7 +243,8 @@ VISIBLE_IF_KUNIT void gennvm_lun_put_blk(struct gen_lun *lun,
 	} else {
 		blk->state = NVM_BLK_ST_FREE;
 		list_move_tail(&blk->list, &lun->free_list);
-		lun->vlun.nr_free_blocks++;
+		WRITE_ONCE(lun->vlun.nr_free_blocks,
+			   lun->vlun.nr_free_blocks + 1);
 	}
 out:
 	spin_unlock_irqrestore(&lun->vlun.lock, flags);
@@ -278,7 +280,8 @@ VISIBLE_IF_KUNIT bool gennvm_lun_mark_bad(struct gen_lun *lun, unsigned int blki
 	} else {
 		blk->state = NVM_BLK_ST_BAD;
 		list_move_tail(&blk->list, &lun->bad_list);
-		lun->vlun.nr_free_blocks--;
+		WRITE_ONCE(lun->vlun.nr_free_blocks,
+			   lun->vlun.nr_free_blocks - 1);
 		lun->vlun.nr_bad_blocks++;
 		lun->nr_grown_bad++;
 	}

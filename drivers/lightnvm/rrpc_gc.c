@@ -63,8 +63,8 @@ void rrpc_blk_close(struct rrpc_lun *rlun, struct rrpc_block *rblk)
 	rblk->close_seq = atomic64_inc_return(&rlun->rrpc->close_seq);
 	list_add_tail(&rblk->list, &rlun->closed);
 	rlun->nr_closed++;
-	if (rblk->bad)
-		rlun->nr_bad++;
+	if (rblk->bad)	/* rrpc_gc_needed() reads it unlocked */
+		WRITE_ONCE(rlun->nr_bad, rlun->nr_bad + 1);
 	spin_unlock(&rlun->lock);
 }
 
@@ -517,7 +517,7 @@ static struct rrpc_block *rrpc_gc_take(struct rrpc_lun *rlun, int how)
 		list_del_init(&victim->list);
 		rlun->nr_closed--;
 		if (victim->bad)
-			rlun->nr_bad--;
+			WRITE_ONCE(rlun->nr_bad, rlun->nr_bad - 1);
 		victim->state = RRPC_BLK_GC;
 		trace_rrpc_gc_victim(rrpc->disk->disk_name,
 				     rlun->parent->id, victim->parent->id,

@@ -380,7 +380,8 @@ enum {
  * @chnl_id: channel index
  * @lock: protects the media manager's lists of this LUN and
  *	@nr_free_blocks; targets must not take it
- * @nr_free_blocks: blocks on the free list
+ * @nr_free_blocks: blocks on the free list; written under @lock with
+ *	WRITE_ONCE(), read by targets without it (READ_ONCE())
  * @nr_bad_blocks: factory and grown bad blocks
  * @blocks: the LUN's blocks, indexed by block id
  */
