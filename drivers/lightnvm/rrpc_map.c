@@ -12,6 +12,15 @@
 #include <kunit/visibility.h>
 #include "rrpc.h"
 
+/*
+ * A block's count of valid sectors changes under map_lock; victim
+ * selection reads it without (READ_ONCE()), so it is written whole.
+ */
+static void rrpc_valid_add(struct rrpc_block *rblk, int d)
+{
+	WRITE_ONCE(rblk->nr_valid, rblk->nr_valid + d);
+}
+
 /**
  * rrpc_map_invalidate() - a physical sector no longer holds current data
  * @rrpc: the target
@@ -29,7 +38,7 @@ void rrpc_map_invalidate(struct rrpc *rrpc, u32 paddr)
 	rblk = rrpc_paddr_to_blk(rrpc, paddr);
 	if (WARN_ON_ONCE(!rblk->nr_valid))
 		return;
-	rblk->nr_valid--;
+	rrpc_valid_add(rblk, -1);
 }
 EXPORT_SYMBOL_IF_KUNIT(rrpc_map_invalidate);
 
@@ -57,7 +66,7 @@ bool rrpc_map_commit(struct rrpc *rrpc, u32 lba, u32 paddr, u32 slot)
 	rrpc_map_invalidate(rrpc, a->ppa);
 	a->ppa = paddr;
 	a->wb = RRPC_ADDR_EMPTY;
-	rrpc_paddr_to_blk(rrpc, paddr)->nr_valid++;
+	rrpc_valid_add(rrpc_paddr_to_blk(rrpc, paddr), 1);
 	return true;
 }
 EXPORT_SYMBOL_IF_KUNIT(rrpc_map_commit);
@@ -84,7 +93,7 @@ bool rrpc_map_move(struct rrpc *rrpc, u32 lba, u32 old, u32 new)
 		return false;
 	rrpc_map_invalidate(rrpc, old);
 	a->ppa = new;
-	rrpc_paddr_to_blk(rrpc, new)->nr_valid++;
+	rrpc_valid_add(rrpc_paddr_to_blk(rrpc, new), 1);
 	return true;
 }
 EXPORT_SYMBOL_IF_KUNIT(rrpc_map_move);
@@ -209,7 +218,7 @@ void rrpc_rec_programmed(struct rrpc *rrpc, u32 lba, u32 paddr)
 		rrpc->sb_paddr = paddr;
 	}
 	rrpc->p2l[paddr] = lba;
-	rrpc_paddr_to_blk(rrpc, paddr)->nr_valid++;
+	rrpc_valid_add(rrpc_paddr_to_blk(rrpc, paddr), 1);
 }
 EXPORT_SYMBOL_IF_KUNIT(rrpc_rec_programmed);
 
@@ -237,7 +246,7 @@ bool rrpc_rec_move(struct rrpc *rrpc, u32 lba, u32 old, u32 new)
 	if (lba == RRPC_LBA_SB)
 		rrpc->sb_paddr = new;
 	rrpc->p2l[new] = lba;
-	rrpc_paddr_to_blk(rrpc, new)->nr_valid++;
+	rrpc_valid_add(rrpc_paddr_to_blk(rrpc, new), 1);
 	return true;
 }
 EXPORT_SYMBOL_IF_KUNIT(rrpc_rec_move);
