@@ -135,7 +135,8 @@ static_assert(offsetof(struct nvm_addr_format, sect_len) ==
  * @deferred: commands that could not be queued without sleeping, in
  *	submission order, for @work to queue
  * @nr_deferred: commands taken for deferral and not queued yet; while it
- *	is not zero, new commands queue up behind them
+ *	is not zero, new commands queue up behind them. Written under @lock
+ *	with WRITE_ONCE(): the fast path reads it without the lock
  * @work: queues the deferred commands, sleeping for a request if need be
  */
 struct nvme_nvm {
@@ -527,7 +528,7 @@ static void nvme_nvm_deferred_work(struct work_struct *work)
 		}
 
 		spin_lock_irqsave(&nvm->lock, flags);
-		nvm->nr_deferred--;
+		WRITE_ONCE(nvm->nr_deferred, nvm->nr_deferred - 1);
 		spin_unlock_irqrestore(&nvm->lock, flags);
 		kfree(d);
 	}
@@ -562,7 +563,7 @@ static int nvme_nvm_submit_cmd(struct nvm_dev *dev, struct nvm_rq *rqd,
 
 	spin_lock_irqsave(&nvm->lock, flags);
 	list_add_tail(&d->list, &nvm->deferred);
-	nvm->nr_deferred++;
+	WRITE_ONCE(nvm->nr_deferred, nvm->nr_deferred + 1);
 	spin_unlock_irqrestore(&nvm->lock, flags);
 	queue_work(nvme_wq, &nvm->work);
 	return 0;
