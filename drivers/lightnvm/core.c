@@ -130,7 +130,8 @@ int nvm_bind_mm(struct nvm_dev *dev, struct nvm_mm_type *mt)
 	module_put(mt->owner);
 	if (ret)
 		return ret;
-	dev->mm = mt;
+	/* a failed write's completion reads it without nvm_lock */
+	WRITE_ONCE(dev->mm, mt);
 	pr_info("%s: bound to media manager %s\n", dev->name, mt->name);
 	return 0;
 }
@@ -150,7 +151,7 @@ void nvm_unbind_mm(struct nvm_dev *dev)
 		return;
 	WARN_ON_ONCE(nvm_dev_has_targets(dev));
 	mt->unregister_mgr(dev);
-	dev->mm = NULL;
+	WRITE_ONCE(dev->mm, NULL);
 	dev->mmp = NULL;
 	pr_info("%s: unbound from media manager %s\n", dev->name, mt->name);
 }
