@@ -9,7 +9,7 @@
 #                      [DEVICE=mem: Debian's kernel and QEMU, nvm_mem (default);
 #                       DEVICE=ocssd: our kernel and QEMU, its Open-Channel SSD]
 #   make deb           Debian packages lightnvm-dkms and lnvm into build/deb
-#   make check         build everything and run the tests [TESTS=pattern KERNEL=kcsan]
+#   make check         build everything and run the tests [TESTS=pattern KERNEL=kcsan LONG=1]
 #   make powercut      100 power cuts on nvm_mem, then killed QEMU boots
 #                      [PC_CUTS=80 PC_EXT4=20 PC_QEMU=20]; not in check
 #   make bench         the benchmarks (P1-P7, recovery) in one boot of
@@ -126,12 +126,14 @@ testmods-kcsan: kernel-kcsan
 
 # A build failure still ends with the summary line, as one failed test.
 # KERNEL=kcsan boots the groups of the debug kernel on its KCSAN flavor.
+# LONG=1 also runs the long stress tests (LONG=1 in the script) that CI
+# leaves out.
 KERNEL	?= debug
 check: deps
 	@$(MAKE) --no-print-directory $(if $(filter kcsan,$(KERNEL)),kernel-kcsan testmods-kcsan,kernel testmods) \
 		qemu tools initramfs modules || \
 		{ echo "  FAIL  build"; echo "0 passed, 1 failed"; exit 1; }
-	@LNVM_KERNEL=$(KERNEL) bash $(TOP)/tools/testing/lightnvm/check $(TESTS)
+	@LNVM_KERNEL=$(KERNEL) LNVM_LONG=$(LONG) bash $(TOP)/tools/testing/lightnvm/check $(TESTS)
 
 # Power cuts beyond check: PC_CUTS under the lnvm_pcw verifying writer and
 # PC_EXT4 with ext4 and fsync'd files (rrpc-durable/003-powercut with more
