@@ -290,7 +290,13 @@ int nvm_tgt_create(struct nvm_target *t)
 	t->tag_set.queue_depth = tt->queue_depth;
 	t->tag_set.numa_node = dev->node;
 	t->tag_set.cmd_size = tt->cmd_size;
-	t->tag_set.flags = BLK_MQ_F_SHOULD_MERGE;
+	/*
+	 * No I/O scheduler unless the user picks one: a target places its
+	 * own writes, and mq-deadline on its single queue would send every
+	 * request through the scheduler and a kblockd run of the queue
+	 * instead of issuing it directly.
+	 */
+	t->tag_set.flags = BLK_MQ_F_SHOULD_MERGE | BLK_MQ_F_NO_SCHED_BY_DEFAULT;
 	ret = blk_mq_alloc_tag_set(&t->tag_set);
 	if (ret) {
 		pr_err("%s: could not allocate the tag set: %d\n", t->name, ret);

@@ -356,7 +356,8 @@ static int nvm_mem_queue(struct nvm_dev *ndev, struct nvm_rq *rqd, bool erase)
 				return -ENOMEM;
 			cmd->dev = dev;
 		}
-		now = ktime_get_ns();
+		/* a clock read costs: only a deferred completion needs it */
+		now = cmd ? ktime_get_ns() : 0;
 		if (nvm_mem_host_fault(dev)) {
 			nvm_mem_abort(rqd);
 		} else {
