@@ -85,6 +85,14 @@ static_assert(BIT(RRPC_SECTOR_SHIFT) == RRPC_SECTOR_SIZE);
 #define RRPC_WL_SLACK		4
 
 #define RRPC_UNITS_PER_LUN	4	/* write buffer units per LUN */
+
+/*
+ * User units go to the LUNs in turn: a LUN writer does not take a unit
+ * while it has taken RRPC_WR_LEAD more than a LUN that can take writes
+ * (rrpc_wr_ahead()). A LUN that comes back after waiting for GC catches
+ * up by at most one block's worth of units.
+ */
+#define RRPC_WR_LEAD		2
 #define RRPC_WB_MAX_BYTES	SZ_64M		/* write buffer cap */
 #define RRPC_MAX_TABLE		SZ_1G		/* largest map/table, bytes */
 #define RRPC_MAX_BVECS		(3 * NVM_MAX_VLBA)
@@ -336,6 +344,8 @@ struct rrpc_gc {
  * @max_erase: the highest erase_count of the LUN's blocks
  * @full: GC found nothing to reclaim while the writer waits
  *	(rrpc_lun_set_full())
+ * @wr_units: user units its writer took, for placement in turn
+ *	(rrpc_wr_ahead(); wb_lock)
  * @cur: open block of user writes (the writer work only)
  * @gc_cur: open block of GC writes (the GC work only)
  * @wr_work: programs full write buffer units into @cur
@@ -354,6 +364,7 @@ struct rrpc_lun {
 	bool			full;
 	u64			erases;
 	u32			max_erase;
+	u64			wr_units;
 	struct rrpc_block	*cur;
 	struct rrpc_block	*gc_cur;
 	struct work_struct	wr_work;
@@ -434,7 +445,7 @@ struct rrpc_recovery {
  *	sector was programmed for (valid iff map[p2l[paddr]].ppa == paddr)
  * @wb_lock: protects the write buffer: @wb_free, @wb_queue, @wb_inflight,
  *	@nr_free_units, @wb_cur, @wb_seq, @flush_list, @wb_starved,
- *	@next_lun; outermost
+ *	@next_lun and the LUNs' wr_units; outermost
  * @units: the write buffer units
  * @nr_units: entries of @units
  * @nr_free_units: units on @wb_free
@@ -576,7 +587,7 @@ static inline unsigned int rrpc_lun_free(struct rrpc_lun *rlun)
 	return READ_ONCE(rlun->parent->nr_free_blocks);
 }
 
-/* rrpc_map.c: map, reverse map, victim selection (pure logic) */
+/* rrpc_map.c: map, reverse map, victim selection, placement (pure logic) */
 void rrpc_map_invalidate(struct rrpc *rrpc, u32 paddr);
 bool rrpc_map_commit(struct rrpc *rrpc, u32 lba, u32 paddr, u32 slot);
 bool rrpc_map_move(struct rrpc *rrpc, u32 lba, u32 old, u32 new);
@@ -595,6 +606,9 @@ bool rrpc_wl_needed(u32 max_erase, u64 erases, u32 nr_blocks);
 struct rrpc_block *rrpc_wl_pick(struct list_head *closed, u32 max_erase);
 struct rrpc_block *rrpc_free_pick(struct rrpc_block *blks, u32 n);
 u64 rrpc_capacity(u32 good_blocks, int nr_luns, u32 spb, u32 op);
+bool rrpc_wr_ahead(struct rrpc *rrpc, struct rrpc_lun *rlun,
+		   struct rrpc_lun **lag);
+void rrpc_wr_took(struct rrpc *rrpc, struct rrpc_lun *rlun);
 
 /* rrpc_io.c */
 extern const struct blk_mq_ops rrpc_mq_ops;

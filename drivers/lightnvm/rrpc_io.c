@@ -469,13 +469,15 @@ static bool rrpc_wr_space(struct rrpc_lun *rlun)
  * @work: the LUN's wr_work
  *
  * Takes full units from the target's queue, oldest first, as long as the
- * LUN has space; a LUN without space passes the queue on to the next LUN
- * and is woken again by its GC.
+ * LUN has space and it is its turn (rrpc_wr_ahead()); a LUN ahead of the
+ * others wakes the one whose turn it is, a LUN without space passes the
+ * queue on to the next LUN and is woken again by its GC.
  */
 void rrpc_wr_work(struct work_struct *work)
 {
 	struct rrpc_lun *rlun = container_of(work, struct rrpc_lun, wr_work);
 	struct rrpc *rrpc = rlun->rrpc;
+	struct rrpc_lun *lag;
 	struct rrpc_unit *u;
 	bool drop;
 	int ret;
@@ -491,8 +493,16 @@ void rrpc_wr_work(struct work_struct *work)
 		spin_lock(&rrpc->wb_lock);
 		u = list_first_entry_or_null(&rrpc->wb_queue, struct rrpc_unit,
 					     list);
-		if (u)
+		if (u && !drop && rrpc_wr_ahead(rrpc, rlun, &lag)) {
+			spin_unlock(&rrpc->wb_lock);
+			rrpc_wr_kick(lag);
+			return;
+		}
+		if (u) {
 			list_del_init(&u->list);
+			if (!drop)
+				rrpc_wr_took(rrpc, rlun);
+		}
 		spin_unlock(&rrpc->wb_lock);
 		if (!u)
 			return;

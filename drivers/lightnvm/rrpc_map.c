@@ -2,7 +2,8 @@
 /*
  * rrpc: the logical-to-physical map, the reverse map and the per-block
  * valid-sector accounting, GC victim selection (greedy, cost-benefit),
- * wear leveling's trigger and victim, the GC stream's free block. Pure
+ * wear leveling's trigger and victim, the GC stream's free block, whose
+ * turn it is to take a user unit (placement over the LUNs). Pure
  * logic on struct rrpc, without I/O, so that KUnit (rrpc_test.c) can
  * check it.
  */
@@ -496,6 +497,68 @@ struct rrpc_block *rrpc_free_pick(struct rrpc_block *blks, u32 n)
 	return best;
 }
 EXPORT_SYMBOL_IF_KUNIT(rrpc_free_pick);
+
+/**
+ * rrpc_wr_ahead() - is it another LUN's turn to take a user unit?
+ * @rrpc: the target
+ * @rlun: the LUN whose writer would take the next unit
+ * @lag: set to the LUN that took the fewest units of those that take
+ *	writes (not waiting for GC, not full), other than @rlun, or %NULL
+ *
+ * Has @rlun's writer taken %RRPC_WR_LEAD units more than @lag? Units
+ * taken in turn spread every stretch of the write stream evenly over the
+ * LUNs: a sequential
+ * overwrite then finds, in each LUN, the blocks of the previous pass
+ * fully stale by the time GC needs them. Whichever writer happened to run
+ * took the units before, and a LUN that got more than its share of a pass
+ * ran out of free blocks while its oldest blocks still held the sectors
+ * just ahead of the writes: GC copied them.
+ *
+ * Context: rrpc->wb_lock held.
+ * Return: true if @rlun's writer must leave the unit to @lag.
+ */
+bool rrpc_wr_ahead(struct rrpc *rrpc, struct rrpc_lun *rlun,
+		   struct rrpc_lun **lag)
+{
+	struct rrpc_lun *o;
+	int i;
+
+	lockdep_assert_held(&rrpc->wb_lock);
+	*lag = NULL;
+	for (i = 0; i < rrpc->nr_luns; i++) {
+		o = &rrpc->luns[i];
+		if (o == rlun || READ_ONCE(o->wr_blocked) || READ_ONCE(o->full))
+			continue;
+		if (!*lag || o->wr_units < (*lag)->wr_units)
+			*lag = o;
+	}
+	return *lag && rlun->wr_units >= (*lag)->wr_units + RRPC_WR_LEAD;
+}
+EXPORT_SYMBOL_IF_KUNIT(rrpc_wr_ahead);
+
+/**
+ * rrpc_wr_took() - count a user unit a LUN's writer takes
+ * @rrpc: the target
+ * @rlun: the LUN
+ *
+ * A LUN that fell behind (it waited for GC, or was full) catches up by at
+ * most a block's worth of units: the other LUNs do not stop for longer.
+ *
+ * Context: rrpc->wb_lock held.
+ */
+void rrpc_wr_took(struct rrpc *rrpc, struct rrpc_lun *rlun)
+{
+	u64 max = 0, cap = rrpc->spb / rrpc->spp;
+	int i;
+
+	lockdep_assert_held(&rrpc->wb_lock);
+	for (i = 0; i < rrpc->nr_luns; i++)
+		max = max(max, rrpc->luns[i].wr_units);
+	if (rlun->wr_units + cap < max)
+		rlun->wr_units = max - cap;
+	rlun->wr_units++;
+}
+EXPORT_SYMBOL_IF_KUNIT(rrpc_wr_took);
 
 /**
  * rrpc_capacity() - logical sectors of a target

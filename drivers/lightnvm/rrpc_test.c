@@ -3,7 +3,8 @@
  * KUnit tests of rrpc's pure logic (rrpc_map.c): the logical-to-physical
  * map and its reverse, per-block valid counts under every ordering of
  * write completion, overwrite, discard and GC moves; GC victim selection
- * and static wear leveling (when, and which block);
+ * and static wear leveling (when, and which block); whose turn it is to
+ * take a user unit;
  * the capacity formula; map recovery (rrpc_recover.c): the merge of
  * scanned sectors by sequence number, GC copies, trim records, records
  * GC keeps, unreadable sectors.
@@ -656,6 +657,86 @@ static void rrpc_test_trim_gc(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, rrpc_trim_needed(rrpc, 11));
 }
 
+/*
+ * Placement: a LUN writer takes user units in turn with the LUNs that take
+ * writes, at most RRPC_WR_LEAD ahead; a LUN that waits for GC or is full
+ * does not hold the others up, and one that comes back catches up by at
+ * most a block's worth of units.
+ */
+static void rrpc_test_wr_turn(struct kunit *test)
+{
+	struct rrpc_lun *luns, *lag;
+	struct rrpc *rrpc;
+	int i, cap;
+
+	rrpc = kunit_kzalloc(test, sizeof(*rrpc), GFP_KERNEL);
+	luns = kunit_kcalloc(test, 3, sizeof(*luns), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, rrpc);
+	KUNIT_ASSERT_NOT_NULL(test, luns);
+	spin_lock_init(&rrpc->wb_lock);
+	rrpc->luns = luns;
+	rrpc->nr_luns = 3;
+	rrpc->spb = 64;
+	rrpc->spp = 4;
+	cap = rrpc->spb / rrpc->spp;
+
+	spin_lock(&rrpc->wb_lock);
+	/* LUN 0 alone runs: it takes RRPC_WR_LEAD units, then waits its turn */
+	for (i = 0; i < RRPC_WR_LEAD; i++) {
+		KUNIT_EXPECT_FALSE(test, rrpc_wr_ahead(rrpc, &luns[0], &lag));
+		rrpc_wr_took(rrpc, &luns[0]);
+	}
+	KUNIT_EXPECT_TRUE(test, rrpc_wr_ahead(rrpc, &luns[0], &lag));
+	KUNIT_EXPECT_PTR_EQ(test, lag, &luns[1]);	/* the first of a tie */
+	KUNIT_EXPECT_FALSE(test, rrpc_wr_ahead(rrpc, &luns[1], &lag));
+	KUNIT_EXPECT_PTR_EQ(test, lag, &luns[2]);
+
+	/* a long stretch in turn: no LUN is ever more than the lead ahead */
+	for (i = 0; i < 300; i++) {
+		struct rrpc_lun *r = &luns[(i * 7) % 3];
+
+		if (rrpc_wr_ahead(rrpc, r, &lag))
+			r = lag;
+		KUNIT_EXPECT_FALSE(test, rrpc_wr_ahead(rrpc, r, &lag));
+		rrpc_wr_took(rrpc, r);
+	}
+	for (i = 0; i < 3; i++)
+		KUNIT_EXPECT_LE(test, luns[i].wr_units,
+				luns[(i + 1) % 3].wr_units + RRPC_WR_LEAD);
+
+	/* LUN 2 waits for GC: LUNs 0 and 1 go on between them */
+	WRITE_ONCE(luns[2].wr_blocked, true);
+	for (i = 0; i < 100; i++) {
+		struct rrpc_lun *r = &luns[0];
+
+		if (rrpc_wr_ahead(rrpc, r, &lag))
+			r = lag;
+		KUNIT_EXPECT_PTR_NE(test, r, &luns[2]);
+		rrpc_wr_took(rrpc, r);
+	}
+	/* back: the others wait for it, but only a block's worth */
+	WRITE_ONCE(luns[2].wr_blocked, false);
+	KUNIT_EXPECT_TRUE(test, rrpc_wr_ahead(rrpc, &luns[0], &lag));
+	KUNIT_EXPECT_PTR_EQ(test, lag, &luns[2]);
+	rrpc_wr_took(rrpc, &luns[2]);
+	KUNIT_EXPECT_EQ(test, luns[2].wr_units,
+			max(luns[0].wr_units, luns[1].wr_units) - (u64)cap + 1);
+	for (i = 0; i < 2 * cap && rrpc_wr_ahead(rrpc, &luns[0], &lag); i++)
+		rrpc_wr_took(rrpc, lag);
+	KUNIT_EXPECT_LE(test, i, cap);
+	KUNIT_EXPECT_FALSE(test, rrpc_wr_ahead(rrpc, &luns[0], &lag));
+
+	/* a full LUN does not count; with every other LUN out, no turn */
+	WRITE_ONCE(luns[1].full, true);
+	WRITE_ONCE(luns[2].wr_blocked, true);
+	for (i = 0; i < 10; i++) {
+		KUNIT_EXPECT_FALSE(test, rrpc_wr_ahead(rrpc, &luns[0], &lag));
+		KUNIT_EXPECT_NULL(test, lag);
+		rrpc_wr_took(rrpc, &luns[0]);
+	}
+	spin_unlock(&rrpc->wb_lock);
+}
+
 static struct kunit_case rrpc_map_cases[] = {
 	KUNIT_CASE(rrpc_test_commit),
 	KUNIT_CASE(rrpc_test_overwrite),
@@ -686,6 +767,7 @@ static struct kunit_case rrpc_gc_cases[] = {
 	KUNIT_CASE(rrpc_test_wl_needed),
 	KUNIT_CASE(rrpc_test_wl_pick),
 	KUNIT_CASE(rrpc_test_free_pick),
+	KUNIT_CASE(rrpc_test_wr_turn),
 	{}
 };
 
