@@ -664,7 +664,8 @@ static int gen_register(struct nvm_dev *dev)
 	INIT_LIST_HEAD(&gn->marks);
 	INIT_WORK(&gn->mark_work, gen_mark_work);
 
-	gn->luns = kcalloc(gn->nr_luns, sizeof(*gn->luns), GFP_KERNEL);
+	/* 128 x 255 LUNs exceed kmalloc()'s 4 MiB with lock debugging */
+	gn->luns = kvcalloc(gn->nr_luns, sizeof(*gn->luns), GFP_KERNEL);
 	if (!gn->luns) {
 		ret = -ENOMEM;
 		goto err_free_gn;
@@ -705,7 +706,7 @@ err_free_luns:
 err_free_bitmap:
 	bitmap_free(gn->reserved);
 err_free_luns_array:
-	kfree(gn->luns);
+	kvfree(gn->luns);
 err_free_gn:
 	kfree(gn);
 	return ret;
@@ -721,7 +722,7 @@ static void gen_unregister(struct nvm_dev *dev)
 	flush_work(&gn->mark_work);
 	gen_free_luns(gn, gn->nr_luns);
 	bitmap_free(gn->reserved);
-	kfree(gn->luns);
+	kvfree(gn->luns);
 	kfree(gn);
 	dev->mmp = NULL;
 }

@@ -1076,7 +1076,8 @@ int rrpc_wb_init(struct rrpc *rrpc)
 	n = min_t(u32, rrpc->nr_luns * RRPC_UNITS_PER_LUN,
 		  RRPC_WB_MAX_BYTES / (rrpc->spp * RRPC_SECTOR_SIZE));
 	n = max_t(u32, n, 2 * DIV_ROUND_UP(rrpc->max_sectors, rrpc->spp) + 2);
-	rrpc->units = kcalloc(n, sizeof(*rrpc->units), GFP_KERNEL);
+	/* up to 16384 units: beyond kmalloc()'s 4 MiB */
+	rrpc->units = kvcalloc(n, sizeof(*rrpc->units), GFP_KERNEL);
 	if (!rrpc->units)
 		return -ENOMEM;
 	rrpc->nr_units = n;
@@ -1107,6 +1108,6 @@ void rrpc_wb_free(struct rrpc *rrpc)
 		return;
 	for (i = 0; i < rrpc->nr_units; i++)
 		rrpc_unit_free(rrpc, &rrpc->units[i]);
-	kfree(rrpc->units);
+	kvfree(rrpc->units);
 	rrpc->units = NULL;
 }

@@ -1249,8 +1249,9 @@ int rrpc_recover(struct rrpc *rrpc, const struct nvm_tgt_conf *conf,
 	int i, ret;
 
 	rrpc->sb_paddr = RRPC_ADDR_EMPTY;
-	scans = kcalloc(rrpc->nr_luns, sizeof(*scans), GFP_KERNEL);
-	probe = kcalloc(rrpc->nr_blocks, sizeof(*probe), GFP_KERNEL);
+	/* 4 KiB per LUN, a byte per block: beyond kmalloc() for large targets */
+	scans = kvcalloc(rrpc->nr_luns, sizeof(*scans), GFP_KERNEL);
+	probe = kvcalloc(rrpc->nr_blocks, sizeof(*probe), GFP_KERNEL);
 	if (!scans || !probe) {
 		ret = -ENOMEM;
 		goto out;
@@ -1370,8 +1371,8 @@ out:
 	if (scans)
 		for (i = 0; i < rrpc->nr_luns; i++)
 			kvfree(scans[i].trims);
-	kfree(scans);
-	kfree(probe);
+	kvfree(scans);
+	kvfree(probe);
 	kvfree(pseq);
 	return ret;
 }
