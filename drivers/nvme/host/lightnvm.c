@@ -448,6 +448,7 @@ static const char *nvme_nvm_bio_unfit(struct request_queue *q,
 static int nvme_nvm_issue(struct nvme_nvm *nvm, struct nvm_rq *rqd,
 			  struct nvme_command *c, bool may_sleep)
 {
+	struct blk_plug *plug;
 	struct request *rq;
 	struct bio *bio;
 	int ret;
@@ -486,7 +487,19 @@ static int nvme_nvm_issue(struct nvme_nvm *nvm, struct nvm_rq *rqd,
 
 	rq->end_io = nvme_nvm_end_io;
 	rq->end_io_data = rqd;
+	/*
+	 * Not onto the task's plug: a target submits from its own
+	 * ->queue_rq, which blk-mq may be running from that very plug's
+	 * flush (blk_mq_flush_plug_list() clears the plug's count and pops
+	 * its list as it goes), and a command added there then corrupts the
+	 * list (ext4 readahead on rrpc: a NULL dereference in
+	 * blk_add_rq_to_plug()). Without a plug the command is queued and
+	 * the hardware queue run at once.
+	 */
+	plug = current->plug;
+	current->plug = NULL;
 	blk_execute_rq_nowait(rq, false);
+	current->plug = plug;
 	return 0;
 
 err_free_rq:
