@@ -111,6 +111,23 @@ struct nvm_mem_tparams {
 };
 
 /**
+ * struct nvm_mem_busy - a time a channel's bus is booked for a transfer
+ * @start: when it begins (ns)
+ * @end: when it ends (ns)
+ */
+struct nvm_mem_busy {
+	u64	start;
+	u64	end;
+};
+
+/*
+ * Bookings kept per channel: the bus is placed in the earliest gap that
+ * holds a transfer; with more bookings, the two closest become one (their
+ * gap is lost, never double-booked).
+ */
+#define NVM_MEM_CH_RES	32
+
+/**
  * struct nvm_mem_timing - timing state of one instance (timing.c)
  * @lock: protects everything here; innermost, taken in any context
  * @p: the knobs
@@ -118,7 +135,9 @@ struct nvm_mem_tparams {
  * @num_lun: LUNs per channel
  * @lun_free: per LUN, when it is free again (ns, CLOCK_MONOTONIC)
  * @lun_busy: per LUN, total time it was busy (ns)
- * @ch_free: per channel, when its bus is free again
+ * @ch_res: per channel, %NVM_MEM_CH_RES transfers booked on its bus that
+ *	have not ended yet, sorted and disjoint (ns, CLOCK_MONOTONIC)
+ * @ch_nr_res: per channel, how many of its @ch_res are in use
  * @ch_busy: per channel, total time its bus carried data (ns)
  */
 struct nvm_mem_timing {
@@ -128,7 +147,8 @@ struct nvm_mem_timing {
 	u32			num_lun;
 	u64			*lun_free;
 	u64			*lun_busy;
-	u64			*ch_free;
+	struct nvm_mem_busy	*ch_res;
+	u32			*ch_nr_res;
 	u64			*ch_busy;
 };
 

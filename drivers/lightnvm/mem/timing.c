@@ -3,8 +3,11 @@
  * nvm_mem: the NAND timing model. Each LUN is busy for tR, tPROG or tBERS
  * per page read, programmed or block erased, and each channel carries one
  * sector transfer at a time (t_xfer per sector); LUNs and channels work in
- * parallel. A command's completion time follows from per-LUN and
- * per-channel "busy until" timestamps; nothing here sleeps or arms timers
+ * parallel. A command's completion time follows from per-LUN "busy until"
+ * timestamps and per-channel bookings of the bus (a transfer takes the
+ * earliest free gap, so that a LUN with a long queue does not hold up the
+ * transfers of the other LUNs on its channel); nothing here sleeps or arms
+ * timers
  * (main.c does), and nothing calls the LightNVM core, so that the KUnit
  * suite in media_test.c checks the arithmetic directly.
  */
@@ -47,9 +50,12 @@ int nvm_mem_timing_alloc(struct nvm_mem_timing *t, u32 num_ch, u32 num_lun)
 
 	t->lun_free = kcalloc(nr_luns, sizeof(u64), GFP_KERNEL);
 	t->lun_busy = kcalloc(nr_luns, sizeof(u64), GFP_KERNEL);
-	t->ch_free = kcalloc(num_ch, sizeof(u64), GFP_KERNEL);
+	t->ch_res = kcalloc(num_ch * NVM_MEM_CH_RES, sizeof(*t->ch_res),
+			    GFP_KERNEL);
+	t->ch_nr_res = kcalloc(num_ch, sizeof(u32), GFP_KERNEL);
 	t->ch_busy = kcalloc(num_ch, sizeof(u64), GFP_KERNEL);
-	if (!t->lun_free || !t->lun_busy || !t->ch_free || !t->ch_busy) {
+	if (!t->lun_free || !t->lun_busy || !t->ch_res || !t->ch_nr_res ||
+	    !t->ch_busy) {
 		nvm_mem_timing_free(t);
 		return -ENOMEM;
 	}
@@ -68,14 +74,74 @@ void nvm_mem_timing_free(struct nvm_mem_timing *t)
 {
 	kfree(t->lun_free);
 	kfree(t->lun_busy);
-	kfree(t->ch_free);
+	kfree(t->ch_res);
+	kfree(t->ch_nr_res);
 	kfree(t->ch_busy);
 	t->lun_free = NULL;
 	t->lun_busy = NULL;
-	t->ch_free = NULL;
+	t->ch_res = NULL;
+	t->ch_nr_res = NULL;
 	t->ch_busy = NULL;
 	t->num_ch = 0;
 	t->num_lun = 0;
+}
+
+/*
+ * Book @len ns of channel @ch's bus, in the earliest gap at or after
+ * @ready; @now: bookings that ended by then are dropped. Return: when the
+ * transfer starts.
+ */
+static u64 nvm_mem_timing_ch_book(struct nvm_mem_timing *t, u32 ch, u64 ready,
+				  u64 len, u64 now)
+{
+	struct nvm_mem_busy *r = &t->ch_res[ch * NVM_MEM_CH_RES];
+	u32 n = t->ch_nr_res[ch], old = 0, i;
+	u64 at = ready;
+
+	lockdep_assert_held(&t->lock);
+	if (!len)
+		return ready;
+	/* sorted and disjoint: those that ended come first */
+	while (old < n && r[old].end <= now)
+		old++;
+	n -= old;
+	memmove(r, r + old, n * sizeof(*r));
+	if (n == NVM_MEM_CH_RES) {
+		/* no room: the two closest (the latest of equals) become one */
+		for (i = 0, old = 0; i < n - 1; i++)
+			if (r[i + 1].start - r[i].end <=
+			    r[old + 1].start - r[old].end)
+				old = i;
+		r[old].end = r[old + 1].end;
+		n--;
+		memmove(r + old + 1, r + old + 2, (n - old - 1) * sizeof(*r));
+	}
+	for (i = 0; i < n; i++) {
+		if (r[i].end <= at)
+			continue;
+		if (r[i].start >= at + len)
+			break;
+		at = r[i].end;
+	}
+	if (i && r[i - 1].end == at) {
+		/* right after the one before: extend it */
+		r[i - 1].end = at + len;
+		if (i < n && r[i].start == at + len) {
+			r[i - 1].end = r[i].end;
+			n--;
+			memmove(r + i, r + i + 1, (n - i) * sizeof(*r));
+		}
+	} else if (i < n && r[i].start == at + len) {
+		r[i].start = at;
+	} else {
+		memmove(r + i + 1, r + i, (n - i) * sizeof(*r));
+		r[i].start = at;
+		r[i].end = at + len;
+		n++;
+	}
+	t->ch_nr_res[ch] = n;
+	t->ch_busy[ch] += len;
+	return at;
 }
 
 /**
@@ -88,11 +154,11 @@ void nvm_mem_timing_free(struct nvm_mem_timing *t)
  * @now: when the operation reaches the device, in ns
  *
  * A read waits for the LUN, reads the array (@nr_arr * tR), then waits for
- * the channel and transfers @nr_sec sectors; the LUN stays busy until its
- * data is out. A program waits for both the LUN and the channel, transfers,
- * then programs (@nr_arr * tPROG). An erase holds only the LUN
- * (@nr_arr * tBERS). The LUN's and the channel's busy times grow by the
- * time each is held.
+ * a gap on the channel's bus and transfers @nr_sec sectors; the LUN stays
+ * busy until its data is out. A program waits for the LUN, then for a gap
+ * on the bus, transfers, then programs (@nr_arr * tPROG). An erase holds
+ * only the LUN (@nr_arr * tBERS). The LUN's and the channel's busy times
+ * grow by the time each is held.
  *
  * Context: any; @t->lock held.
  * Return: when the operation ends, in ns.
@@ -109,16 +175,12 @@ u64 nvm_mem_timing_lun_op(struct nvm_mem_timing *t, int op, u32 lun,
 	switch (op) {
 	case NVM_OP_PREAD:
 		start = max(now, t->lun_free[lun]);
-		x = max(start + (u64)nr_arr * p->t_read_us * NSEC_PER_USEC,
-			t->ch_free[ch]);
-		end = x + xfer;
-		t->ch_free[ch] = end;
-		t->ch_busy[ch] += xfer;
+		x = start + (u64)nr_arr * p->t_read_us * NSEC_PER_USEC;
+		end = nvm_mem_timing_ch_book(t, ch, x, xfer, now) + xfer;
 		break;
 	case NVM_OP_PWRITE:
-		start = max3(now, t->lun_free[lun], t->ch_free[ch]);
-		t->ch_free[ch] = start + xfer;
-		t->ch_busy[ch] += xfer;
+		start = nvm_mem_timing_ch_book(t, ch, max(now, t->lun_free[lun]),
+					       xfer, now);
 		end = start + xfer + (u64)nr_arr * p->t_prog_us * NSEC_PER_USEC;
 		break;
 	default:

@@ -88,12 +88,52 @@ static void t_timing_program_erase(struct kunit *test)
 	/* ... and behind an erase */
 	KUNIT_EXPECT_EQ(test, t_op(t, NVM_OP_PREAD, 2, 1, 1, 0),
 			TBERS + TR + TX);
-	/* two pages: two tPROG, after the bus that LUN 2's read holds */
+	/* two pages: two tPROG; the transfer fits the bus's gap before LUN 2's */
 	KUNIT_EXPECT_EQ(test, t_op(t, NVM_OP_PWRITE, 3, 8, 2, 0),
-			TBERS + TR + TX + 8 * TX + 2 * TPROG);
+			TR + TX + 8 * TX + 2 * TPROG);
 	KUNIT_EXPECT_EQ(test, t->lun_busy[1], 4 * TX + TPROG);
 	KUNIT_EXPECT_EQ(test, t->lun_busy[2], TBERS + TR + TX);
 	KUNIT_EXPECT_EQ(test, t->ch_busy[0], 9 * TX);
+	nvm_mem_timing_free(t);
+}
+
+/*
+ * A LUN with a long queue of reads holds up neither the other LUN's
+ * transfers on its channel nor its own beyond its array reads; and with
+ * more bookings than a channel keeps, none overlaps another.
+ */
+static void t_timing_channel_gaps(struct kunit *test)
+{
+	struct nvm_mem_timing *t = t_timing(test);
+	u64 end, prev = 0;
+	int i;
+
+	for (i = 1; i <= 8; i++)
+		KUNIT_EXPECT_EQ(test, t_op(t, NVM_OP_PREAD, 0, 1, 1, 0),
+				i * (TR + TX));
+	/* LUN 1 reads while LUN 0's data is not on the bus */
+	KUNIT_EXPECT_EQ(test, t_op(t, NVM_OP_PREAD, 1, 1, 1, 0), TR + 2 * TX);
+	KUNIT_EXPECT_EQ(test, t_op(t, NVM_OP_PREAD, 1, 1, 1, 0),
+			2 * TR + 3 * TX);
+	/* a program of LUN 1 waits for a gap that holds its 4 sectors */
+	KUNIT_EXPECT_EQ(test, t_op(t, NVM_OP_PWRITE, 1, 4, 1, 0),
+			3 * TR + 7 * TX + TPROG);
+	KUNIT_EXPECT_EQ(test, t->ch_busy[0], 14 * TX);
+	KUNIT_EXPECT_LE(test, t->ch_nr_res[0], (u32)NVM_MEM_CH_RES);
+
+	/* 100 one-sector reads of LUN 3 at once: back to back, no overlap */
+	for (i = 0; i < 100; i++) {
+		end = t_op(t, NVM_OP_PREAD, 3, 1, 1, 0);
+		KUNIT_EXPECT_GE(test, end, prev + TX);
+		prev = end;
+	}
+	KUNIT_EXPECT_LE(test, t->ch_nr_res[1], (u32)NVM_MEM_CH_RES);
+	/* LUN 2 then finds the bus in one of the gaps */
+	KUNIT_EXPECT_EQ(test, t_op(t, NVM_OP_PREAD, 2, 1, 1, 0), TR + 2 * TX);
+	/* everything ended: the bookings are dropped */
+	KUNIT_EXPECT_EQ(test, t_op(t, NVM_OP_PREAD, 2, 1, 1, 1000 * TBERS),
+			1000 * TBERS + TR + TX);
+	KUNIT_EXPECT_EQ(test, t->ch_nr_res[1], 1U);
 	nvm_mem_timing_free(t);
 }
 
@@ -191,6 +231,7 @@ static void t_timing_knobs(struct kunit *test)
 static struct kunit_case nvm_mem_timing_cases[] = {
 	KUNIT_CASE(t_timing_parallel),
 	KUNIT_CASE(t_timing_program_erase),
+	KUNIT_CASE(t_timing_channel_gaps),
 	KUNIT_CASE(t_timing_cmd),
 	KUNIT_CASE(t_timing_knobs),
 	{}
