@@ -12,7 +12,10 @@
 # ratios and goals live in the report.
 #
 # Kernel command line: lnvm.bench_quick=1 (the small version),
-# lnvm.bench_only=P1,P4,... (a subset; default: all).
+# lnvm.bench_only=P1,P4,... (a subset; default: all),
+# lnvm.bench_perf=1 or a pattern of fio job tags (1: randread.*): those
+# jobs run under perf record (bench/run packs perf), and the top of their
+# profile goes to the console ("perf <tag>: ..." lines).
 
 
 . /lnvm/lib/common.sh
@@ -23,6 +26,8 @@ CMD=$(cat /proc/cmdline)
 QUICK=$(echo "$CMD" | sed -n 's/.*lnvm\.bench_quick=\([0-9]*\).*/\1/p')
 QUICK=${QUICK:-0}
 ONLY=$(echo "$CMD" | sed -n 's/.*lnvm\.bench_only=\([^ ]*\).*/\1/p')
+PERF=$(echo "$CMD" | sed -n 's/.*lnvm\.bench_perf=\([^ ]*\).*/\1/p')
+[ "$PERF" = 1 ] && PERF='randread.*'
 SEED=20161
 
 now() { cut -d' ' -f1 /proc/uptime; }
@@ -49,12 +54,43 @@ want() {
 
 # fio_run BENCH TAG ARGS...: one fio job, its terse (v3) line recorded
 fio_run() {
-	_b=$1 _tag=$2
+	local _b=$1 _tag=$2
 	shift 2
+	# shellcheck disable=SC2254
+	case $_tag in
+	$PERF) [ -n "$PERF" ] && { perf_fio "$_b" "$_tag" "$@"; return; } ;;
+	esac
 	fio --name="$_tag" --output-format=terse --terse-version=3 \
 		--output=/tmp/fio.terse "$@" >/tmp/fio.err 2>&1 ||
 		{ cat /tmp/fio.err /tmp/fio.terse; die "fio $_b $_tag failed"; }
 	rec "$_b FIO $_tag $(grep '^3;' /tmp/fio.terse | tail -n 1)"
+}
+
+# perf_fio BENCH TAG ARGS...: fio_run's job under perf record (cpu-clock,
+# call graphs, all CPUs), then the top symbols, self and with children
+perf_fio() {
+	local _b=$1 _tag=$2 _c
+	shift 2
+	perf record -q -e cpu-clock -g -a -o /tmp/perf.data -- \
+		fio --name="$_tag" --output-format=terse --terse-version=3 \
+		--output=/tmp/fio.terse "$@" >/tmp/fio.err 2>&1 ||
+		{ cat /tmp/fio.err /tmp/fio.terse; die "fio $_b $_tag failed"; }
+	rec "$_b FIO $_tag $(grep '^3;' /tmp/fio.terse | tail -n 1)"
+	for _c in no-children children; do
+		perf report -i /tmp/perf.data --stdio --$_c -g none \
+			--percent-limit 0.7 --sort sym 2>/dev/null |
+			grep -v '^#' | grep -v '^$' | head -n 40 |
+			sed "s/^/perf $_tag $_c: /"
+	done
+	# the call chains of the hottest symbols, leaf last (tails kept)
+	perf report -i /tmp/perf.data --stdio --no-children --sort sym \
+		--percent-limit 1.5 -g folded,0.5,caller 2>/dev/null |
+		grep -v -e '^#' -e '^$' -e '^ ' -e safe_halt | head -n 60 |
+		awk -v t="perf $_tag chain: " '{
+			if (length($0) > 230)
+				$0 = substr($0, 1, 8) "..." substr($0, length($0) - 220)
+			print t $0 }'
+	rm -f /tmp/perf.data
 }
 
 # iops_of / kbs_of: from the last recorded terse line (reads 8, writes 49)
@@ -109,7 +145,7 @@ wafdev() {
 # overwrites (norandommap, fixed seed) with fio's random distribution
 # DIST (random or zoned:...), recording counters and free-block samples
 waf_run() {
-	_b=$1 _tag=$2 _op=$3 _dist=$4
+	local _b=$1 _tag=$2 _op=$3 _dist=$4 _pid cap
 	_rrpc_create wd rrpc0 0 1 "$_op" || die "create rrpc0 (OP $_op)"
 	geometry "$_b.$_tag" rrpc0
 	cap=$(_rrpc_bytes rrpc0)
@@ -243,9 +279,10 @@ fi
 # ---------------------------------------------------------------------- P5
 # nvm_mem's NAND timing model, every time the default times P5SCALE, so
 # that the emulated device and not TCG is the bottleneck (the ratios to
-# one LUN do not depend on the scale); switched on after the factory
-# create, so that its erases cost nothing
-P5SCALE=8
+# one LUN do not depend on the scale; at 8 x, random reads stopped at
+# about 7000 IOPS from 4 LUNs on, TCG's cost per completion timer);
+# switched on after the factory create, so that its erases cost nothing
+P5SCALE=32
 p5_timing() {
 	for k in t_read_us t_prog_us t_erase_us t_xfer_ns; do
 		v=$(cat "$RRPC_CFS/$1/$k") || return 1

@@ -97,7 +97,7 @@ _rrpc_attach() {
 
 # _rrpc_mk DEV TGT BEGIN END [OP] [-f]
 _rrpc_mk() {
-	_d=$1 _t=$2 _b=$3 _e=$4 _o=${5:-} _f=${6:-}
+	local _d=$1 _t=$2 _b=$3 _e=$4 _o=${5:-} _f=${6:-}
 	[ "$_o" = -f ] && { _f=-f; _o=; }
 	if [ -n "$_o" ]; then
 		# shellcheck disable=SC2086
