@@ -4,7 +4,8 @@
  * valid-sector accounting, GC victim selection (greedy, cost-benefit),
  * wear leveling's trigger and victim, the GC stream's free block, whose
  * turn it is to take a user unit (placement over the LUNs). Pure
- * logic on struct rrpc, without I/O, so that KUnit (rrpc_test.c) can
+ * logic on struct rrpc, without I/O (it only kicks the GC of a full LUN
+ * that an invalidation gives space), so that KUnit (rrpc_test.c) can
  * check it.
  */
 
@@ -40,6 +41,15 @@ void rrpc_map_invalidate(struct rrpc *rrpc, u32 paddr)
 	if (WARN_ON_ONCE(!rblk->nr_valid))
 		return;
 	rrpc_valid_add(rblk, -1);
+	/*
+	 * A full LUN's GC found nothing to reclaim; only it clears the mark.
+	 * Overwrites that land on the other LUNs free space here: without a
+	 * kick the LUN stayed full while they filled up, until all were full
+	 * and writes failed with -ENOSPC although a quarter of the first
+	 * LUN was stale (bench P1 at 7% over-provisioning).
+	 */
+	if (unlikely(READ_ONCE(rblk->rlun->full)))
+		rrpc_gc_kick(rblk->rlun);
 }
 EXPORT_SYMBOL_IF_KUNIT(rrpc_map_invalidate);
 

@@ -23,11 +23,18 @@ MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 /* A target without a device: just the maps and the blocks. */
 static int rrpc_test_init(struct kunit *test)
 {
+	struct rrpc_lun *rlun;
 	struct rrpc *rrpc;
 	u32 i;
 
 	rrpc = kunit_kzalloc(test, sizeof(*rrpc), GFP_KERNEL);
+	rlun = kunit_kzalloc(test, sizeof(*rlun), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, rrpc);
+	KUNIT_ASSERT_NOT_NULL(test, rlun);
+	rlun->rrpc = rrpc;
+	/* no workqueues: a kick of the LUN's GC is a no-op */
+	rrpc->exiting = true;
+	spin_lock_init(&rrpc->kick_lock);
 	rrpc->spb = T_SPB;
 	rrpc->spp = 2;
 	rrpc->nr_lbas = T_LBAS;
@@ -48,6 +55,7 @@ static int rrpc_test_init(struct kunit *test)
 		rrpc->p2l[i] = E;
 	for (i = 0; i < T_BLKS; i++) {
 		rrpc->blocks[i].idx = i;
+		rrpc->blocks[i].rlun = rlun;
 		INIT_LIST_HEAD(&rrpc->blocks[i].list);
 	}
 	spin_lock_init(&rrpc->map_lock);
