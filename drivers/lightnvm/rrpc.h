@@ -77,11 +77,12 @@ static_assert(BIT(RRPC_SECTOR_SHIFT) == RRPC_SECTOR_SIZE);
 
 /*
  * Static wear leveling: when the most erased block of a LUN has been
- * erased more than mean * (1 + 1 / RRPC_WL_FRAC) + RRPC_WL_SLACK times,
+ * erased more than mean * (1 + 1 / RRPC_WL_FRAC) + RRPC_WL_SLACK times
+ * (max/mean tends to 1 + 1 / RRPC_WL_FRAC as the device wears),
  * GC moves the data of the least erased closed block (cold data that
  * would otherwise never move) so that its block rejoins the free pool.
  */
-#define RRPC_WL_FRAC		8
+#define RRPC_WL_FRAC		16
 #define RRPC_WL_SLACK		4
 
 #define RRPC_UNITS_PER_LUN	4	/* write buffer units per LUN */
@@ -604,7 +605,7 @@ struct rrpc_block *rrpc_gc_pick(struct list_head *closed);
 struct rrpc_block *rrpc_gc_pick_cb(struct list_head *closed, u32 spb, u64 now);
 bool rrpc_wl_needed(u32 max_erase, u64 erases, u32 nr_blocks);
 struct rrpc_block *rrpc_wl_pick(struct list_head *closed, u32 max_erase);
-struct rrpc_block *rrpc_free_pick(struct rrpc_block *blks, u32 n);
+struct rrpc_block *rrpc_free_pick(struct rrpc_block *blks, u32 n, bool most);
 u64 rrpc_capacity(u32 good_blocks, int nr_luns, u32 spb, u32 op);
 bool rrpc_wr_ahead(struct rrpc *rrpc, struct rrpc_lun *rlun,
 		   struct rrpc_lun **lag);

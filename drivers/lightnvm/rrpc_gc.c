@@ -6,8 +6,9 @@
  * free block: GC data is cold). GC runs per LUN in a work item, moves the
  * valid sectors of the best victim by cost-benefit (rrpc_gc_pick_cb())
  * into the LUN's GC block and gives the victim back; it fills its last
- * unit from the next victims rather than pad it, and moves the data of
- * the least erased block when the erase counts spread (wear leveling).
+ * unit from the next victims rather than pad it. Wear: user writes take
+ * the least erased free block, GC the most erased one, and GC moves the
+ * data of the least erased block when the erase counts spread.
  */
 
 #define pr_fmt(fmt) "rrpc: " fmt
@@ -122,9 +123,11 @@ static int rrpc_erase(struct rrpc_lun *rlun, struct rrpc_block *rblk,
 
 /*
  * A free block for a stream: GC's gets the most erased free block (the
- * data GC moves is cold: it parks there and lets that block rest), with
- * the media manager's oldest free block as the fallback, which is what
- * user writes always get.
+ * data GC moves is cold: it parks there and lets that block rest), user
+ * writes the least erased one (hot data: the block soon comes back). The
+ * media manager's oldest free block is the fallback. A user writer never
+ * takes the last %RRPC_GC_RSV free blocks: checked here under the LUN's
+ * lock, which the GC stream's claims take too.
  */
 static struct nvm_block *rrpc_take_free(struct rrpc_lun *rlun, bool gc)
 {
@@ -133,14 +136,14 @@ static struct nvm_block *rrpc_take_free(struct rrpc_lun *rlun, bool gc)
 	struct rrpc_block *rblk;
 	struct nvm_block *blk = NULL;
 
-	if (gc) {
-		spin_lock(&rlun->lock);
-		rblk = rrpc_free_pick(&rrpc->blocks[rlun->idx * bpl], bpl);
+	spin_lock(&rlun->lock);
+	if (gc || rrpc_lun_free(rlun) > RRPC_GC_RSV) {
+		rblk = rrpc_free_pick(&rrpc->blocks[rlun->idx * bpl], bpl, gc);
 		if (rblk)
 			blk = nvm_claim_blk(rrpc->dev, rlun->parent,
 					    rblk->parent->id);
-		spin_unlock(&rlun->lock);
 	}
+	spin_unlock(&rlun->lock);
 	if (!blk)
 		blk = nvm_get_blk(rrpc->dev, rlun->parent,
 				  gc ? NVM_IOTYPE_GC : NVM_IOTYPE_NONE);

@@ -430,7 +430,9 @@ EXPORT_SYMBOL_IF_KUNIT(rrpc_gc_pick_cb);
  *
  * Wear is uneven when the most erased block is past the mean by more than
  * a fraction (1 / %RRPC_WL_FRAC) of it plus %RRPC_WL_SLACK erases: blocks
- * holding cold data are not erased while hot data wears the others.
+ * holding cold data are not erased while hot data wears the others. The
+ * slack keeps a young device (a few erases per block) from moving cold
+ * data for a spread of one or two erases.
  *
  * Return: true if GC should move the data of the least erased block.
  */
@@ -479,18 +481,21 @@ struct rrpc_block *rrpc_wl_pick(struct list_head *closed, u32 max_erase)
 EXPORT_SYMBOL_IF_KUNIT(rrpc_wl_pick);
 
 /**
- * rrpc_free_pick() - the most erased free block of a LUN
+ * rrpc_free_pick() - the most or the least erased free block of a LUN
  * @blks: the LUN's blocks
  * @n: their number
+ * @most: the most erased (the GC stream), else the least erased (user
+ *	writes)
  *
- * For the GC stream: the data GC moves is cold, so the block it parks in
- * rests. Free means free both for rrpc and for the media manager (not bad,
- * not handed out); the lowest index on a tie.
+ * The data GC moves is cold: the worn block it parks in rests. User
+ * writes are hot: they take the least worn block, which they will soon
+ * give back to be erased again. Free means free both for rrpc and for the
+ * media manager (not bad, not handed out); the lowest index on a tie.
  *
  * Context: the LUN's lock held.
  * Return: the block, or %NULL if none is free.
  */
-struct rrpc_block *rrpc_free_pick(struct rrpc_block *blks, u32 n)
+struct rrpc_block *rrpc_free_pick(struct rrpc_block *blks, u32 n, bool most)
 {
 	struct rrpc_block *best = NULL;
 	u32 i;
@@ -501,7 +506,9 @@ struct rrpc_block *rrpc_free_pick(struct rrpc_block *blks, u32 n)
 		if (rblk->state != RRPC_BLK_FREE ||
 		    READ_ONCE(rblk->parent->state) != NVM_BLK_ST_FREE)
 			continue;
-		if (!best || rblk->erase_count > best->erase_count)
+		if (!best ||
+		    (most && rblk->erase_count > best->erase_count) ||
+		    (!most && rblk->erase_count < best->erase_count))
 			best = rblk;
 	}
 	return best;

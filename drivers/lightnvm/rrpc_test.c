@@ -323,17 +323,17 @@ static void rrpc_test_pick_cb(struct kunit *test)
 
 static void rrpc_test_wl_needed(struct kunit *test)
 {
-	/* 10 blocks, mean 20: the limit is 20 * 9 / 8 + 4 = 26.5 */
-	KUNIT_EXPECT_FALSE(test, rrpc_wl_needed(26, 200, 10));
-	KUNIT_EXPECT_TRUE(test, rrpc_wl_needed(27, 200, 10));
+	/* 10 blocks, mean 20: the limit is 20 * 17 / 16 + 4 = 25.25 */
+	KUNIT_EXPECT_FALSE(test, rrpc_wl_needed(25, 200, 10));
+	KUNIT_EXPECT_TRUE(test, rrpc_wl_needed(26, 200, 10));
 	/* a young LUN: the slack keeps small spreads alone */
 	KUNIT_EXPECT_FALSE(test, rrpc_wl_needed(4, 0, 10));
 	KUNIT_EXPECT_TRUE(test, rrpc_wl_needed(5, 0, 10));
 	/* worn evenly: never, however old */
 	KUNIT_EXPECT_FALSE(test, rrpc_wl_needed(100000, 100000ULL * 4096, 4096));
-	/* a fraction, not a fixed spread: mean 800 allows up to 904 */
-	KUNIT_EXPECT_FALSE(test, rrpc_wl_needed(904, 8000, 10));
-	KUNIT_EXPECT_TRUE(test, rrpc_wl_needed(905, 8000, 10));
+	/* a fraction, not a fixed spread: mean 800 allows up to 854 */
+	KUNIT_EXPECT_FALSE(test, rrpc_wl_needed(854, 8000, 10));
+	KUNIT_EXPECT_TRUE(test, rrpc_wl_needed(855, 8000, 10));
 	KUNIT_EXPECT_FALSE(test, rrpc_wl_needed(10, 0, 0));
 }
 
@@ -377,14 +377,23 @@ static void rrpc_test_free_pick(struct kunit *test)
 	}
 	/* 3 is the most erased, but rrpc has it open; 1 and 2 tie: lower */
 	b[3].state = RRPC_BLK_OPEN;
-	KUNIT_EXPECT_PTR_EQ(test, rrpc_free_pick(b, 5), &b[1]);
-	/* the media manager's view counts too: 1 is bad, 2 handed out */
+	KUNIT_EXPECT_PTR_EQ(test, rrpc_free_pick(b, 5, true), &b[1]);
+	/* user writes: the least erased */
+	KUNIT_EXPECT_PTR_EQ(test, rrpc_free_pick(b, 5, false), &b[4]);
+	/* the media manager's view counts too: 1 is bad, 2 and 4 handed out */
 	nb[1].state = NVM_BLK_ST_BAD;
 	nb[2].state = NVM_BLK_ST_OPEN;
-	KUNIT_EXPECT_PTR_EQ(test, rrpc_free_pick(b, 5), &b[0]);
-	nb[0].state = NVM_BLK_ST_OPEN;
 	nb[4].state = NVM_BLK_ST_OPEN;
-	KUNIT_EXPECT_NULL(test, rrpc_free_pick(b, 5));
+	KUNIT_EXPECT_PTR_EQ(test, rrpc_free_pick(b, 5, true), &b[0]);
+	KUNIT_EXPECT_PTR_EQ(test, rrpc_free_pick(b, 5, false), &b[0]);
+	/* least erased, tie: the lower index */
+	b[2].erase_count = 4;
+	nb[2].state = NVM_BLK_ST_FREE;
+	KUNIT_EXPECT_PTR_EQ(test, rrpc_free_pick(b, 5, false), &b[0]);
+	nb[0].state = NVM_BLK_ST_OPEN;
+	nb[2].state = NVM_BLK_ST_OPEN;
+	KUNIT_EXPECT_NULL(test, rrpc_free_pick(b, 5, true));
+	KUNIT_EXPECT_NULL(test, rrpc_free_pick(b, 5, false));
 }
 
 static void rrpc_test_capacity(struct kunit *test)

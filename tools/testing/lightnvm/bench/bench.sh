@@ -133,8 +133,10 @@ timing_knobs() {
 # small device for the WAF benchmarks: 2 LUNs of NBLK blocks of 64 sectors
 if [ "$QUICK" = 1 ]; then
 	NBLK=64 MEAS=2 PREC=1 P4RT=3 P4REG=32 P4ROUNDS=1 RECLUN=1 P5RT=3
+	P7CAPS=12 P7ROUND=4
 else
 	NBLK=256 MEAS=4 PREC=1 P4RT=6 P4REG=96 P4ROUNDS=2 RECLUN=4 P5RT=8
+	P7CAPS=48 P7ROUND=8
 fi
 wafdev() {
 	_rrpc_mkdev "$1" num_ch=1 num_lun=2 num_pln=1 num_blk=$NBLK num_pg=16 \
@@ -203,23 +205,55 @@ if want P1 || want P6; then
 ) || failed P1
 fi
 
-# ------------------------------------------------------------------ P2, P7
-if want P2 || want P7; then
+# ---------------------------------------------------------------------- P2
+if want P2; then
 (
-	say "P2: hot/cold 90/10 and 80/20 at OP 25% (goal <= 1.1x the separated-pool model); P7 erase spread after 90/10"
+	say "P2: hot/cold 90/10 and 80/20 at OP 25% (goal <= 1.1x the separated-pool model)"
 	for hc in 90/10 80/20; do
 		h=${hc%/*} c=${hc#*/}
 		wafdev wd || die "nvm_mem device"
 		waf_run P2 "hc$h" 25 "zoned:$h/$c:$c/$h"
-		if [ "$h" = 90 ]; then
-			# P7: erase counts of every block of the target's LUNs
-			rec "P7 erase_counts $(cat "$RRPC_DBG/wd/erase_counts" | tr '\n' ' ')"
-		fi
 		say "  $hc: WAF so far $(cat /sys/block/rrpc0/rrpc/waf)"
 		_rrpc_remove rrpc0 || die "remove"
 		_rrpc_rmdev wd || die "rmdev"
 	done
 ) || failed P2
+fi
+
+# ---------------------------------------------------------------------- P7
+# wear after a long skewed run: a device of 2 LUNs x 64 blocks written
+# P7CAPS times over with 90/10 hot/cold writes, in rounds of P7ROUND
+# capacities (progress: the spread after each round)
+if want P7; then
+(
+	say "P7: erase spread after $P7CAPS x capacity of 90/10 random writes at OP 25% on 2 LUNs x 64 blocks (goal max/mean <= 1.2)"
+	_rrpc_mkdev wl num_ch=1 num_lun=2 num_pln=1 num_blk=64 num_pg=16 \
+		sec_per_pg=4 oob_size=16 completion_mode=0 || die "nvm_mem wl"
+	_rrpc_create wl rrpc0 0 1 25 || die "create rrpc0 on wl"
+	geometry P7 rrpc0
+	cap=$(_rrpc_bytes rrpc0)
+	fio_run P7 fill --filename=/dev/rrpc0 --ioengine=libaio --direct=1 \
+		--bs=128k --iodepth=8 --rw=write
+	done_caps=0 r=0
+	while [ $done_caps -lt $P7CAPS ]; do
+		r=$((r + 1))
+		fio_run P7 "skew.r$r" --filename=/dev/rrpc0 --ioengine=libaio \
+			--direct=1 --bs=4k --iodepth=16 --rw=randwrite \
+			--norandommap --randrepeat=0 --randseed=$((SEED + r)) \
+			--random_distribution=zoned:90/10:10/90 \
+			--io_size=$((P7ROUND * cap))
+		done_caps=$((done_caps + P7ROUND))
+		say "  $done_caps x capacity: erase counts $(awk '{ s += $1; n++; if ($1 > mx) mx = $1; if (mn == "" || $1 < mn) mn = $1 }
+			END { printf "min %d max %d mean %.1f, max/mean %.3f", mn, mx, s / n, mx / (s / n) }' \
+			"$RRPC_DBG/wl/erase_counts"), wear-leveling moves $(_rrpc_stat rrpc0 wl_victims), WAF $(cat /sys/block/rrpc0/rrpc/waf)"
+	done
+	counters P7 end rrpc0 wl
+	rec "P7 wl caps=$P7CAPS wl_victims=$(_rrpc_stat rrpc0 wl_victims)"
+	# erase counts of every block of the target's LUNs
+	rec "P7 erase_counts $(tr '\n' ' ' < "$RRPC_DBG/wl/erase_counts")"
+	_rrpc_remove rrpc0 || die "remove"
+	_rrpc_rmdev wl || die "rmdev"
+) || failed P7
 fi
 
 # ---------------------------------------------------------------------- P3
