@@ -353,7 +353,7 @@ if want P5; then
 				--direct=1 --bs=4k --iodepth=32 --rw=randread --size=${reg}m \
 				--norandommap --randrepeat=0 --randseed=$SEED \
 				--time_based --runtime=$P5RT
-			say "  $ch channel(s) x $l LUNs: seq write $(( ${sbw%.*} / 1024 )) MiB/s, random read $(fio_last 8 | cut -d. -f1) IOPS"
+			say "  $ch channel(s) x $l LUNs: seq write $(awk -v k="$sbw" 'BEGIN { printf "%.2f", k / 1024 }') MiB/s, random read $(fio_last 8 | cut -d. -f1) IOPS"
 			echo 0 > "$RRPC_CFS/p5/timing"
 			_rrpc_remove rrpc0 || die "remove"
 			_rrpc_rmdev p5 || die "rmdev"
