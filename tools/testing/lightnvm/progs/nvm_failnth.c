@@ -408,6 +408,42 @@ static void sweep_remove(const char *dev, const char *tgt, unsigned int b,
 	tally_print(&t);
 }
 
+/*
+ * One 4 KiB write (@expect NULL) or read of @fd at offset 0 with the n-th
+ * allocation failing: an error must come from an injected failure, a
+ * success is full and reads back @expect. *@done is set once a call runs
+ * with nothing injected (the sweep has passed every allocation).
+ */
+static ssize_t inject_rw(struct tally *t, int fd, void *buf,
+			 const void *expect, unsigned int n, int *done)
+{
+	const char *what = expect ? "read" : "write";
+	ssize_t got;
+	int ret, hit;
+
+	arm(n);
+	got = expect ? pread(fd, buf, 4096, 0) : pwrite(fd, buf, 4096, 0);
+	ret = got < 0 ? -errno : 0;
+	hit = disarm();
+	t->iters++;
+	t->last_n = n;
+	t->injected += hit;
+	if (ret) {
+		tally_err(t, -ret);
+		if (!hit)
+			fail("%s n=%u failed (%s), nothing injected", what, n,
+			     strerror(-ret));
+		return got;
+	}
+	t->ok_anyway += hit;
+	*done = !hit;
+	if (got != 4096)
+		fail("%s n=%u: short %s %zd", what, n, what, got);
+	else if (expect && memcmp(expect, buf, 4096))
+		fail("read n=%u: data differs", n);
+	return got;
+}
+
 static void sweep_io(const char *dev, const char *tgt, unsigned int b,
 		     unsigned int e, unsigned int step)
 {
@@ -415,7 +451,7 @@ static void sweep_io(const char *dev, const char *tgt, unsigned int b,
 	char path[64];
 	unsigned int n, seed;
 	void *w, *r;
-	int fd, ret, hit, wdone = 0, rdone = 0;
+	int fd, ret, wdone = 0, rdone = 0;
 	ssize_t got;
 
 	if (posix_memalign(&w, 4096, 4096) || posix_memalign(&r, 4096, 4096))
@@ -439,49 +475,13 @@ static void sweep_io(const char *dev, const char *tgt, unsigned int b,
 		memcpy(w, &seed, sizeof(seed));
 
 		got = 4096;
-		if (!wdone) {
-			arm(n);
-			got = pwrite(fd, w, 4096, 0);
-			ret = got < 0 ? -errno : 0;
-			hit = disarm();
-			tw.iters++;
-			tw.last_n = n;
-			tw.injected += hit;
-			if (ret) {
-				tally_err(&tw, -ret);
-				if (!hit)
-					fail("write n=%u failed (%s), nothing injected",
-					     n, strerror(-ret));
-			} else {
-				tw.ok_anyway += hit;
-				wdone = !hit;
-			}
-			if (got != 4096 && !ret)
-				fail("write n=%u: short write %zd", n, got);
-		}
+		if (!wdone)
+			got = inject_rw(&tw, fd, w, NULL, n, &wdone);
 		if (got != 4096 && pwrite(fd, w, 4096, 0) != 4096)
 			fail("write n=%u after the injection: %s", n,
 			     strerror(errno));
-		if (!rdone) {
-			arm(n);
-			got = pread(fd, r, 4096, 0);
-			ret = got < 0 ? -errno : 0;
-			hit = disarm();
-			tr.iters++;
-			tr.last_n = n;
-			tr.injected += hit;
-			if (ret) {
-				tally_err(&tr, -ret);
-				if (!hit)
-					fail("read n=%u failed (%s), nothing injected",
-					     n, strerror(-ret));
-			} else {
-				tr.ok_anyway += hit;
-				rdone = !hit;
-				if (got == 4096 && memcmp(w, r, 4096))
-					fail("read n=%u: data differs", n);
-			}
-		}
+		if (!rdone)
+			inject_rw(&tr, fd, r, w, n, &rdone);
 		if (pread(fd, r, 4096, 0) != 4096 || memcmp(w, r, 4096))
 			fail("read back n=%u after the injection", n);
 		close(fd);
