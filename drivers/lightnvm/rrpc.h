@@ -553,6 +553,7 @@ enum {
  * @flush_seq: units whose sequence number is below it must be on the media
  * @kind: %RRPC_SRC_* of each sector of a read
  * @src: paddr or slot of each sector of a read
+ * @retries: times a read was sent back after a host error
  * @bvecs: for @bio
  */
 struct rrpc_rq {
@@ -562,6 +563,7 @@ struct rrpc_rq {
 	u64			flush_seq;
 	u8			kind[NVM_MAX_VLBA];
 	u32			src[NVM_MAX_VLBA];
+	u8			retries;
 	struct bio_vec		bvecs[RRPC_MAX_BVECS];
 };
 

@@ -213,6 +213,30 @@ void rrpc_set_dead(struct rrpc *rrpc, const char *why)
 		rrpc_wr_kick(&rrpc->luns[i]);
 }
 
+/*
+ * Count a host error: the number of them in a row, or 0 (give up) once the
+ * target is dead or is taken for dead now.
+ */
+static int rrpc_host_err(struct rrpc *rrpc, const char *what, int ret,
+			 u16 error)
+{
+	int n = atomic_inc_return(&rrpc->host_streak);
+
+	atomic64_inc(&rrpc->stats.host_errors);
+	if (READ_ONCE(rrpc->dead))
+		return 0;
+	if (n > RRPC_HOST_RETRIES) {
+		pr_err("%s: %s failed (%d/0x%x), %d host errors in a row\n",
+		       rrpc->disk->disk_name, what, ret, error, n);
+		rrpc_set_dead(rrpc, "the device keeps failing commands");
+		return 0;
+	}
+	pr_warn_ratelimited("%s: %s failed (%d/0x%x), not a media error: retry %d of %d\n",
+			    rrpc->disk->disk_name, what, ret, error, n,
+			    RRPC_HOST_RETRIES);
+	return n;
+}
+
 /**
  * rrpc_host_retry() - a command failed, and not because of the media
  * @rrpc: the target
@@ -230,22 +254,11 @@ void rrpc_set_dead(struct rrpc *rrpc, const char *why)
  */
 bool rrpc_host_retry(struct rrpc *rrpc, const char *what, int ret, u16 error)
 {
-	int n = atomic_inc_return(&rrpc->host_streak);
+	int n = rrpc_host_err(rrpc, what, ret, error);
 
-	atomic64_inc(&rrpc->stats.host_errors);
-	if (READ_ONCE(rrpc->dead))
-		return false;
-	if (n > RRPC_HOST_RETRIES) {
-		pr_err("%s: %s failed (%d/0x%x), %d host errors in a row\n",
-		       rrpc->disk->disk_name, what, ret, error, n);
-		rrpc_set_dead(rrpc, "the device keeps failing commands");
-		return false;
-	}
-	pr_warn_ratelimited("%s: %s failed (%d/0x%x), not a media error: retry %d of %d\n",
-			    rrpc->disk->disk_name, what, ret, error, n,
-			    RRPC_HOST_RETRIES);
-	msleep(RRPC_HOST_RETRY_MS * n);
-	return true;
+	if (n)
+		msleep(RRPC_HOST_RETRY_MS * n);
+	return n;
 }
 
 /**
@@ -571,25 +584,55 @@ static void rrpc_read_put(struct rrpc *rrpc, struct rrpc_rq *rrq,
 	}
 }
 
+/*
+ * A user read that failed on a host error (aborted by a controller reset
+ * or a timeout) goes back to blk-mq's requeue list and is looked up again
+ * (GC may have moved its sectors meanwhile) after the pause a program
+ * would take, at most %RRPC_HOST_RETRIES times. Completion context: the
+ * pause is the requeue list's delay, not a sleep.
+ */
+static bool rrpc_read_requeue(struct rrpc *rrpc, struct request *rq,
+			      struct rrpc_rq *rrq, u16 error)
+{
+	int n;
+
+	if (rrq->retries >= RRPC_HOST_RETRIES)
+		return false;
+	n = rrpc_host_err(rrpc, "a read", 0, error);
+	if (!n)
+		return false;
+	rrq->retries++;
+	blk_mq_requeue_request(rq, false);
+	blk_mq_delay_kick_requeue_list(rq->q, RRPC_HOST_RETRY_MS * n);
+	return true;
+}
+
 static void rrpc_read_end_io(struct nvm_rq *rqd)
 {
 	struct request *rq = rqd->private;
 	struct rrpc_rq *rrq = blk_mq_rq_to_pdu(rq);
 	struct rrpc *rrpc = rq->q->queuedata;
+	u16 error = rqd->error;
 	blk_status_t st = BLK_STS_OK;
 
-	if (rqd->error && rqd->error != NVM_RSP_WARN_HIGHECC) {
-		atomic64_inc(&rrpc->stats.read_errors);
-		pr_err_ratelimited("%s: read of sectors %llu+%u failed (0x%x)\n",
-				   rrpc->disk->disk_name,
-				   blk_rq_pos(rq) >> RRPC_SECT512_SHIFT,
-				   blk_rq_bytes(rq) >> RRPC_SECTOR_SHIFT, rqd->error);
-		st = BLK_STS_IOERR;
-	}
 	if (rqd->nr_ppas > 1)
 		nvm_free_ppalist(rrpc->dev, rqd);
 	bio_uninit(&rrq->bio);
 	rrpc_read_put(rrpc, rrq, blk_rq_bytes(rq) >> RRPC_SECTOR_SHIFT, true);
+
+	if (!error || error == NVM_RSP_WARN_HIGHECC) {
+		rrpc_host_ok(rrpc);
+	} else {
+		if (!nvm_rsp_is_media(error) &&
+		    rrpc_read_requeue(rrpc, rq, rrq, error))
+			return;
+		atomic64_inc(&rrpc->stats.read_errors);
+		pr_err_ratelimited("%s: read of sectors %llu+%u failed (0x%x)\n",
+				   rrpc->disk->disk_name,
+				   blk_rq_pos(rq) >> RRPC_SECT512_SHIFT,
+				   blk_rq_bytes(rq) >> RRPC_SECTOR_SHIFT, error);
+		st = BLK_STS_IOERR;
+	}
 	blk_mq_end_request(rq, st);
 }
 
@@ -645,6 +688,11 @@ static blk_status_t rrpc_read_rq(struct rrpc *rrpc, struct request *rq,
 	bool lost = false, gathered;
 	int ret;
 
+	/* a fresh request, not one rrpc_read_requeue() sent back */
+	if (!(rq->rq_flags & RQF_DONTPREP)) {
+		rq->rq_flags |= RQF_DONTPREP;
+		rrq->retries = 0;
+	}
 	blk_mq_start_request(rq);
 
 	spin_lock(&rrpc->map_lock);
