@@ -83,9 +83,35 @@ static_assert(BIT(RRPC_SECTOR_SHIFT) == RRPC_SECTOR_SIZE);
  * would otherwise never move) so that its block rejoins the free pool.
  */
 #define RRPC_WL_FRAC		16
-#define RRPC_WL_SLACK		4
+#define RRPC_WL_SLACK		8
 
 #define RRPC_UNITS_PER_LUN	4	/* write buffer units per LUN */
+
+/*
+ * Hot/cold separation (temperature streams). Each logical sector has a
+ * write count that halves every RRPC_HEAT_PERIOD capacities of user
+ * writes (struct rrpc_heat); a write that brings it to RRPC_HEAT_HOT or
+ * more is hot: the sector is written about once per capacity or more
+ * often (a skewed workload's hot set; under uniform or sequential writes
+ * most sectors sit near that rate, and either stream serves them alike;
+ * the sequential fill of a new target is cold). User writes and GC
+ * moves go to a hot and a cold open block per LUN, so that data that
+ * dies young does not share blocks with data that stays. On by default
+ * from RRPC_HC_MIN_OP over-provisioning up (module parameter hot_cold):
+ * the two more open blocks per LUN cost more of a small spare than the
+ * separation wins under uniform writes.
+ */
+enum {
+	RRPC_COLD,
+	RRPC_HOT,
+	RRPC_TEMPS,
+};
+
+#define RRPC_HEAT_PERIOD	3
+#define RRPC_HEAT_HOT		4
+#define RRPC_HEAT_MAX		U8_MAX
+#define RRPC_HC_MIN_OP		20
+#define RRPC_HC_MIN_SPARE	4	/* spare blocks per LUN it needs */
 
 /*
  * User units go to the LUNs in turn: a LUN writer does not take a unit
@@ -198,6 +224,16 @@ struct rrpc_ckpt_blk {
 #define RRPC_CKPT_F_CKPT	0x4	/* holds the checkpoint */
 #define RRPC_CKPT_F_BAD		0x8	/* retired, still to evacuate */
 
+/**
+ * struct rrpc_heat - write count of a logical sector
+ * @count: user writes, halved every %RRPC_HEAT_PERIOD capacities written
+ * @epoch: the period of the last write (modulo 256) that @count is for
+ */
+struct rrpc_heat {
+	u8	count;
+	u8	epoch;
+};
+
 static inline u64 rrpc_oob_seq(const struct rrpc_oob *oob)
 {
 	return le64_to_cpu(oob->seq) & RRPC_SEQ_MASK;
@@ -273,7 +309,10 @@ struct rrpc_block {
  * struct rrpc_unit - one multi-plane page program worth of sectors
  * @list: on rrpc->wb_free or rrpc->wb_queue (wb_lock)
  * @inflight: on rrpc->wb_inflight, in @seq order (wb_lock)
- * @seq: write sequence number of its first sector; unit order
+ * @seq: no higher than the write sequence number of any of its sectors
+ *	(the number the next sector would take when the unit was started):
+ *	unit order
+ * @temp: %RRPC_COLD or %RRPC_HOT: the open blocks it goes to
  * @idx: index in rrpc->units; its slots are idx * spp + i
  * @ref: one for the writer, one per reader copying from it
  * @nr: sectors filled (the rest are padding when written)
@@ -285,7 +324,9 @@ struct rrpc_block {
  * @rqd: the program request
  * @ppa_list: DMA-able address list (when more than one sector)
  * @ppa_dma: its bus address
- * @meta: DMA-able OOB buffer, geo.oob_size bytes per sector
+ * @meta: DMA-able OOB buffer, geo.oob_size bytes per sector; a user
+ *	unit's filled sectors get their sequence number in it as they are
+ *	filled (two units of different temperature fill at once)
  * @meta_dma: its bus address
  */
 struct rrpc_unit {
@@ -293,6 +334,7 @@ struct rrpc_unit {
 	struct list_head	inflight;
 	u64			seq;
 	u32			idx;
+	int			temp;
 	refcount_t		ref;
 	unsigned int		nr;
 	u32			*lba;
@@ -347,8 +389,9 @@ struct rrpc_gc {
  *	(rrpc_lun_set_full())
  * @wr_units: user units its writer took, for placement in turn
  *	(rrpc_wr_ahead(); wb_lock)
- * @cur: open block of user writes (the writer work only)
- * @gc_cur: open block of GC writes (the GC work only)
+ * @cur: open blocks of user writes, per temperature (the writer work
+ *	only)
+ * @gc_cur: open blocks of GC writes, per temperature (the GC work only)
  * @wr_work: programs full write buffer units into @cur
  * @gc_work: garbage collects the LUN
  * @gc: GC state
@@ -366,8 +409,8 @@ struct rrpc_lun {
 	u64			erases;
 	u32			max_erase;
 	u64			wr_units;
-	struct rrpc_block	*cur;
-	struct rrpc_block	*gc_cur;
+	struct rrpc_block	*cur[RRPC_TEMPS];
+	struct rrpc_block	*gc_cur[RRPC_TEMPS];
 	struct work_struct	wr_work;
 	struct work_struct	gc_work;
 	struct rrpc_gc		gc;
@@ -393,6 +436,8 @@ struct rrpc_stats {
 	atomic64_t	dropped;	/* buffered sectors the device never took */
 	atomic64_t	trims_dropped;	/* trim records GC found obsolete */
 	atomic64_t	host_errors;	/* commands failed, not by the media */
+	atomic64_t	hot_written;	/* user sectors written as hot */
+	atomic64_t	gc_hot;		/* GC victims moved as hot */
 };
 
 /* How a target got its state at creation (struct rrpc_recovery.mode). */
@@ -454,8 +499,14 @@ struct rrpc_recovery {
  * @wb_queue: full units waiting for a LUN writer, in order
  * @wb_inflight: units filled or being filled and not yet on the media,
  *	in sequence order
- * @wb_cur: the unit being filled, or %NULL
+ * @wb_cur: the unit being filled per temperature, or %NULL
  * @wb_seq: next write sequence number
+ * @wb_oldest: sequence number of the first unit on @wb_inflight, U64_MAX
+ *	when it is empty (wb_lock; rrpc_trim_needed() reads it without)
+ * @temps: 1 (every write is cold) or %RRPC_TEMPS (hot/cold separation)
+ * @heat: write count of each logical sector (wb_lock; GC reads it
+ *	without), %NULL when @temps is 1
+ * @heat_writes: sectors written by users, for @heat's periods (wb_lock)
  * @flush_list: flushes and FUA writes waiting for the media
  * @wb_starved: a request waits for a free unit (queue to be rerun)
  * @next_lun: round-robin cursor of unit placement
@@ -512,8 +563,12 @@ struct rrpc {
 	struct list_head	wb_free;
 	struct list_head	wb_queue;
 	struct list_head	wb_inflight;
-	struct rrpc_unit	*wb_cur;
+	struct rrpc_unit	*wb_cur[RRPC_TEMPS];
 	u64			wb_seq;
+	u64			wb_oldest;
+	int			temps;
+	struct rrpc_heat	*heat;
+	u64			heat_writes;
 	struct list_head	flush_list;
 	bool			wb_starved;
 	unsigned int		next_lun;
@@ -609,6 +664,9 @@ bool rrpc_wl_needed(u32 max_erase, u64 erases, u32 nr_blocks);
 struct rrpc_block *rrpc_wl_pick(struct list_head *closed, u32 max_erase);
 struct rrpc_block *rrpc_free_pick(struct rrpc_block *blks, u32 n, bool most);
 u64 rrpc_capacity(u32 good_blocks, int nr_luns, u32 spb, u32 op);
+u8 rrpc_heat_epoch(u64 writes, u64 nr_lbas);
+unsigned int rrpc_heat_get(const struct rrpc_heat *h, u8 epoch);
+bool rrpc_heat_bump(struct rrpc_heat *h, u8 epoch);
 bool rrpc_wr_ahead(struct rrpc *rrpc, struct rrpc_lun *rlun,
 		   struct rrpc_lun **lag);
 void rrpc_wr_took(struct rrpc *rrpc, struct rrpc_lun *rlun);

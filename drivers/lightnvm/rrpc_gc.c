@@ -297,12 +297,23 @@ static bool rrpc_gc_program(struct rrpc_lun *rlun)
 {
 	struct rrpc *rrpc = rlun->rrpc;
 	struct rrpc_unit *u = &rlun->gc.unit;
-	int ret;
+	struct rrpc_block **cur;
+	int ret, other;
 
 	for (;;) {
-		if (!rlun->gc_cur)
-			rlun->gc_cur = rrpc_get_blk(rlun, true);
-		if (!rlun->gc_cur) {
+		/*
+		 * Short of free blocks, GC opens no second block: the unit
+		 * goes to the other stream's, so that GC needs no more of
+		 * the reserve than with one stream.
+		 */
+		other = RRPC_TEMPS - 1 - u->temp;
+		if (!rlun->gc_cur[u->temp] && rlun->gc_cur[other] &&
+		    rrpc_lun_free(rlun) < RRPC_GC_RSV)
+			u->temp = other;
+		cur = &rlun->gc_cur[u->temp];
+		if (!*cur)
+			*cur = rrpc_get_blk(rlun, true);
+		if (!*cur) {
 			/* only GC frees blocks: the LUN is worn out */
 			if (!READ_ONCE(rrpc->dead))
 				rrpc_lun_set_full(rlun, true);
@@ -437,6 +448,38 @@ static void rrpc_gc_unpick(struct rrpc_lun *rlun, struct rrpc_block *rblk)
 }
 
 /*
+ * The stream a victim's data moves to: hot if most of its valid sectors
+ * are (their heat, as rrpc_heat_bump() counts it, without a new write).
+ * GC victims mostly hold data that outlived the data around it: cold,
+ * unless hot data was caught in a young block.
+ */
+static int rrpc_gc_temp(struct rrpc *rrpc, struct rrpc_block *victim)
+{
+	u32 off, lba, live = 0, hot = 0;
+	u8 epoch;
+
+	if (!rrpc->heat)
+		return RRPC_COLD;
+	epoch = rrpc_heat_epoch(READ_ONCE(rrpc->heat_writes), rrpc->nr_lbas);
+	spin_lock(&rrpc->map_lock);
+	for (off = 0; off < victim->next_off; off++) {
+		struct rrpc_heat h;
+
+		if (!rrpc_map_live(rrpc, rrpc_blk_paddr(rrpc, victim, off),
+				   &lba) || lba >= rrpc->nr_lbas)
+			continue;
+		h = READ_ONCE(rrpc->heat[lba]);
+		live++;
+		hot += rrpc_heat_get(&h, epoch) >= RRPC_HEAT_HOT;
+	}
+	spin_unlock(&rrpc->map_lock);
+	if (2 * hot <= live)
+		return RRPC_COLD;
+	atomic64_inc(&rrpc->stats.gc_hot);
+	return RRPC_HOT;
+}
+
+/*
  * Move the valid sectors of a victim into the GC unit (and beyond). With
  * @topup, stop as soon as a unit is programmed: the victim keeps the rest
  * and goes back to the closed list.
@@ -447,9 +490,13 @@ static bool rrpc_gc_block(struct rrpc_lun *rlun, struct rrpc_block *victim,
 	struct rrpc *rrpc = rlun->rrpc;
 	struct rrpc_unit *u = &rlun->gc.unit;
 	u32 off = 0, end = victim->next_off, lba, n;
+	int temp = rrpc_gc_temp(rrpc, victim);
 
 	while (off < end) {
 		n = 0;
+		/* a unit goes to the stream of the victim it starts with */
+		if (!u->nr)
+			u->temp = temp;
 		spin_lock(&rrpc->map_lock);
 		for (; off < end && u->nr + n < rrpc->spp; off++) {
 			u32 paddr = rrpc_blk_paddr(rrpc, victim, off);

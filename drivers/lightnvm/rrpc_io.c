@@ -81,31 +81,71 @@ void rrpc_kick_writer(struct rrpc *rrpc, struct rrpc_lun *from)
 	}
 }
 
-/* Queue the unit being filled for programming, padded if not full. */
-static void rrpc_wb_queue_cur(struct rrpc *rrpc)
+/* Queue the unit being filled at @temp for programming, padded if not full. */
+static void rrpc_wb_queue_cur(struct rrpc *rrpc, int temp)
 {
-	struct rrpc_unit *u = rrpc->wb_cur;
+	struct rrpc_unit *u = rrpc->wb_cur[temp];
 
 	lockdep_assert_held(&rrpc->wb_lock);
 	list_add_tail(&u->list, &rrpc->wb_queue);
-	rrpc->wb_cur = NULL;
+	rrpc->wb_cur[temp] = NULL;
 	rrpc_kick_writer(rrpc, NULL);
 }
 
-static void rrpc_wb_new_cur(struct rrpc *rrpc)
+/* Queue every unit being filled. Return: the padding they take. */
+static u32 rrpc_wb_queue_all(struct rrpc *rrpc)
 {
-	struct rrpc_unit *u;
+	u32 pad = 0;
+	int t;
 
 	lockdep_assert_held(&rrpc->wb_lock);
+	for (t = 0; t < RRPC_TEMPS; t++) {
+		if (!rrpc->wb_cur[t])
+			continue;
+		pad += rrpc->spp - rrpc->wb_cur[t]->nr;
+		rrpc_wb_queue_cur(rrpc, t);
+	}
+	return pad;
+}
+
+/*
+ * The unit being filled at @temp, started if there is none: its sequence
+ * number is the one its first sector will take, so that units on
+ * wb_inflight stay in sequence order.
+ */
+static struct rrpc_unit *rrpc_wb_cur(struct rrpc *rrpc, int temp)
+{
+	struct rrpc_unit *u = rrpc->wb_cur[temp];
+
+	lockdep_assert_held(&rrpc->wb_lock);
+	if (u)
+		return u;
 	u = list_first_entry(&rrpc->wb_free, struct rrpc_unit, list);
 	list_del_init(&u->list);
 	rrpc->nr_free_units--;
 	u->nr = 0;
 	u->seq = rrpc->wb_seq;
-	rrpc->wb_seq += rrpc->spp;
+	u->temp = temp;
 	refcount_set(&u->ref, 1);
 	list_add_tail(&u->inflight, &rrpc->wb_inflight);
-	rrpc->wb_cur = u;
+	if (list_is_first(&u->inflight, &rrpc->wb_inflight))
+		WRITE_ONCE(rrpc->wb_oldest, u->seq);
+	rrpc->wb_cur[temp] = u;
+	return u;
+}
+
+/*
+ * The next sector of a user unit takes the next write sequence number,
+ * kept in its OOB until it is programmed: sectors of the hot and the cold
+ * unit interleave in the write order, and recovery orders the versions of
+ * a logical sector by these numbers alone.
+ */
+static void rrpc_wb_take_seq(struct rrpc *rrpc, struct rrpc_unit *u)
+{
+	struct rrpc_oob *oob = u->meta + u->nr * rrpc->geo->oob_size;
+
+	lockdep_assert_held(&rrpc->wb_lock);
+	oob->seq = cpu_to_le64(rrpc->wb_seq++);
 }
 
 /*
@@ -114,14 +154,16 @@ static void rrpc_wb_new_cur(struct rrpc *rrpc)
  */
 static bool rrpc_flush_locked(struct rrpc *rrpc, struct rrpc_rq *rrq)
 {
+	u32 pad;
+
 	lockdep_assert_held(&rrpc->wb_lock);
-	trace_rrpc_flush(rrpc->disk->disk_name, rrpc->wb_seq,
-			 rrpc->wb_cur ? rrpc->spp - rrpc->wb_cur->nr : 0,
-			 !list_empty(&rrpc->wb_inflight));
-	if (list_empty(&rrpc->wb_inflight))
+	/* a unit being filled is on wb_inflight */
+	if (list_empty(&rrpc->wb_inflight)) {
+		trace_rrpc_flush(rrpc->disk->disk_name, rrpc->wb_seq, 0, false);
 		return false;
-	if (rrpc->wb_cur)
-		rrpc_wb_queue_cur(rrpc);
+	}
+	pad = rrpc_wb_queue_all(rrpc);
+	trace_rrpc_flush(rrpc->disk->disk_name, rrpc->wb_seq, pad, true);
 	rrq->flush_seq = rrpc->wb_seq;
 	list_add_tail(&rrq->flush_list, &rrpc->flush_list);
 	return true;
@@ -147,6 +189,7 @@ static void rrpc_unit_done(struct rrpc *rrpc, struct rrpc_unit *u)
 	list_del_init(&u->inflight);
 	first = list_first_entry_or_null(&rrpc->wb_inflight, struct rrpc_unit,
 					 inflight);
+	WRITE_ONCE(rrpc->wb_oldest, first ? first->seq : U64_MAX);
 	list_for_each_entry_safe(rrq, tmp, &rrpc->flush_list, flush_list) {
 		if (first && first->seq < rrq->flush_seq)
 			break;
@@ -312,12 +355,12 @@ void rrpc_lun_set_full(struct rrpc_lun *rlun, bool full)
 
 /* The open block of a stream takes no more programs (full, or failed). */
 static void rrpc_stream_close(struct rrpc_lun *rlun, struct rrpc_block *rblk,
-			      bool gc)
+			      bool gc, int temp)
 {
 	if (gc)
-		rlun->gc_cur = NULL;
+		rlun->gc_cur[temp] = NULL;
 	else
-		rlun->cur = NULL;
+		rlun->cur[temp] = NULL;
 	rrpc_blk_close(rlun, rblk);
 }
 
@@ -327,7 +370,8 @@ static void rrpc_stream_close(struct rrpc_lun *rlun, struct rrpc_block *rblk,
  * @u: the unit; its sectors past @u->nr, and those whose lba is
  *	%RRPC_ADDR_EMPTY, are written as padding
  * @gc: GC stream (@rlun->gc_cur, map follows with rrpc_map_move()) or
- *	user stream (@rlun->cur, rrpc_map_commit())
+ *	user stream (@rlun->cur, rrpc_map_commit()); the open block of
+ *	@u->temp
  *
  * The open block must have room for one unit. On success the map points
  * to the new sectors where the unit still holds the newest data. A failed
@@ -344,7 +388,8 @@ int rrpc_program(struct rrpc_lun *rlun, struct rrpc_unit *u, bool gc)
 {
 	struct rrpc *rrpc = rlun->rrpc;
 	const struct nvm_geo *geo = rrpc->geo;
-	struct rrpc_block *rblk = gc ? rlun->gc_cur : rlun->cur;
+	int temp = u->temp;
+	struct rrpc_block *rblk = gc ? rlun->gc_cur[temp] : rlun->cur[temp];
 	struct nvm_rq *rqd = &u->rqd;
 	u32 spp = rrpc->spp, off, base, i, nr_data = 0;
 	u64 min_seq = U64_MAX;
@@ -376,9 +421,12 @@ int rrpc_program(struct rrpc_lun *rlun, struct rrpc_unit *u, bool gc)
 			rqd->ppa_addr = ppa;
 		__bio_add_page(&u->bio, data ? u->pages[i] : ZERO_PAGE(0),
 			       RRPC_SECTOR_SIZE, 0);
-		/* GC keeps the OOB it read: the LBA and sequence number */
+		/*
+		 * GC keeps the OOB it read: the LBA and sequence number; a
+		 * user sector's number is in it since it was buffered
+		 */
 		if (!gc || !data) {
-			seq = data ? u->seq + i : 0;
+			seq = data ? rrpc_oob_seq(oob) : 0;
 			oob->lba = cpu_to_le32(data ? u->lba[i] : RRPC_LBA_PAD);
 			oob->lun_begin = cpu_to_le16(rrpc->lun_begin);
 			oob->lun_end = cpu_to_le16(rrpc->lun_end);
@@ -416,7 +464,7 @@ int rrpc_program(struct rrpc_lun *rlun, struct rrpc_unit *u, bool gc)
 		 * the media is never mapped: the unit's sequence numbers stay,
 		 * and the copy written next is the one the map points to.
 		 */
-		rrpc_stream_close(rlun, rblk, gc);
+		rrpc_stream_close(rlun, rblk, gc, temp);
 		if (!rrpc_host_retry(rrpc, "a program", ret, rqd->error))
 			return -ENODEV;
 		return -EAGAIN;
@@ -429,7 +477,7 @@ int rrpc_program(struct rrpc_lun *rlun, struct rrpc_unit *u, bool gc)
 		rblk->bad = true;
 		/* the core marks the blocks of a reported program failure */
 		atomic64_inc(&rrpc->stats.grown_bad);
-		rrpc_stream_close(rlun, rblk, gc);
+		rrpc_stream_close(rlun, rblk, gc, temp);
 		rrpc_gc_kick(rlun);
 		return -EIO;
 	}
@@ -464,17 +512,33 @@ int rrpc_program(struct rrpc_lun *rlun, struct rrpc_unit *u, bool gc)
 	spin_unlock(&rrpc->map_lock);
 
 	if (rblk->next_off >= rrpc->spb)
-		rrpc_stream_close(rlun, rblk, gc);
+		rrpc_stream_close(rlun, rblk, gc, temp);
 	return 0;
 }
 
-/* The LUN's user stream has room for a unit, or the LUN waits for GC. */
-static bool rrpc_wr_space(struct rrpc_lun *rlun)
+/*
+ * The LUN's user stream of @temp has room for a unit, or the LUN waits for
+ * GC.
+ */
+static bool rrpc_wr_space(struct rrpc_lun *rlun, int temp)
 {
-	if (rlun->cur)
+	if (rlun->cur[temp])
 		return true;
-	rlun->cur = rrpc_get_blk(rlun, false);
-	return rlun->cur;
+	rlun->cur[temp] = rrpc_get_blk(rlun, false);
+	return rlun->cur[temp];
+}
+
+/* The temperature of the oldest queued unit (cold if none). */
+static int rrpc_wr_next_temp(struct rrpc *rrpc)
+{
+	struct rrpc_unit *u;
+	int temp;
+
+	spin_lock(&rrpc->wb_lock);
+	u = list_first_entry_or_null(&rrpc->wb_queue, struct rrpc_unit, list);
+	temp = u ? u->temp : RRPC_COLD;
+	spin_unlock(&rrpc->wb_lock);
+	return temp;
 }
 
 /**
@@ -493,19 +557,25 @@ void rrpc_wr_work(struct work_struct *work)
 	struct rrpc_lun *lag;
 	struct rrpc_unit *u;
 	bool drop;
-	int ret;
+	int ret, temp;
 
 	for (;;) {
 		/* a dead device, or no space left while tearing down: drop */
 		drop = READ_ONCE(rrpc->dead) ||
 		       (READ_ONCE(rrpc->nospc) && READ_ONCE(rrpc->draining));
-		if (!drop && !rrpc_wr_space(rlun)) {
+		temp = rrpc_wr_next_temp(rrpc);
+		if (!drop && !rrpc_wr_space(rlun, temp)) {
 			rrpc_kick_writer(rrpc, rlun);
 			return;
 		}
 		spin_lock(&rrpc->wb_lock);
 		u = list_first_entry_or_null(&rrpc->wb_queue, struct rrpc_unit,
 					     list);
+		if (u && !drop && u->temp != temp) {
+			/* another writer took the unit looked at: again */
+			spin_unlock(&rrpc->wb_lock);
+			continue;
+		}
 		if (u && !drop && rrpc_wr_ahead(rrpc, rlun, &lag)) {
 			spin_unlock(&rrpc->wb_lock);
 			rrpc_wr_kick(lag);
@@ -550,8 +620,7 @@ void rrpc_wr_work(struct work_struct *work)
 void rrpc_wb_drain(struct rrpc *rrpc)
 {
 	spin_lock(&rrpc->wb_lock);
-	if (rrpc->wb_cur)
-		rrpc_wb_queue_cur(rrpc);
+	rrpc_wb_queue_all(rrpc);
 	spin_unlock(&rrpc->wb_lock);
 	wait_event(rrpc->wb_wait, ({
 		bool empty;
@@ -781,8 +850,36 @@ fail:
 
 /* ------------------------------------------------------------ writes */
 
+/*
+ * The temperature of a user write of @nr sectors from @lba: hot if most of
+ * its sectors are (rrpc_heat_bump()). A request stays together, so that a
+ * sequential stream is not torn across two open blocks. With @commit the
+ * write is counted in their heat, else it is only looked at.
+ */
+static int rrpc_write_temp(struct rrpc *rrpc, u32 lba, u32 nr, bool commit)
+{
+	u32 i, hot = 0;
+	u8 epoch;
+
+	lockdep_assert_held(&rrpc->wb_lock);
+	if (!rrpc->heat)
+		return RRPC_COLD;
+	epoch = rrpc_heat_epoch(rrpc->heat_writes, rrpc->nr_lbas);
+	for (i = 0; i < nr; i++) {
+		struct rrpc_heat h = READ_ONCE(rrpc->heat[lba + i]);
+
+		hot += rrpc_heat_bump(&h, epoch);
+		if (commit)
+			WRITE_ONCE(rrpc->heat[lba + i], h);
+	}
+	if (commit)
+		WRITE_ONCE(rrpc->heat_writes, rrpc->heat_writes + nr);
+	return 2 * hot > nr ? RRPC_HOT : RRPC_COLD;
+}
+
 /* Copy the request into the write buffer; the map's wb points at it. */
-static void rrpc_write_fill(struct rrpc *rrpc, struct request *rq, u32 lba)
+static void rrpc_write_fill(struct rrpc *rrpc, struct request *rq, u32 lba,
+			    int temp)
 {
 	struct req_iterator iter;
 	struct bio_vec bv;
@@ -795,11 +892,8 @@ static void rrpc_write_fill(struct rrpc *rrpc, struct request *rq, u32 lba)
 		while (done < bv.bv_len) {
 			u32 so = off % RRPC_SECTOR_SIZE;
 			u32 len = min(bv.bv_len - done, RRPC_SECTOR_SIZE - so);
-			struct rrpc_unit *u;
+			struct rrpc_unit *u = rrpc_wb_cur(rrpc, temp);
 
-			if (!rrpc->wb_cur)
-				rrpc_wb_new_cur(rrpc);
-			u = rrpc->wb_cur;
 			memcpy_from_page(page_address(u->pages[u->nr]) + so,
 					 bv.bv_page, bv.bv_offset + done, len);
 			done += len;
@@ -808,24 +902,25 @@ static void rrpc_write_fill(struct rrpc *rrpc, struct request *rq, u32 lba)
 				continue;
 
 			u->lba[u->nr] = lba;
+			rrpc_wb_take_seq(rrpc, u);
 			spin_lock(&rrpc->map_lock);
 			rrpc->map[lba].wb = u->idx * rrpc->spp + u->nr;
 			spin_unlock(&rrpc->map_lock);
 			lba++;
 			if (++u->nr == rrpc->spp)
-				rrpc_wb_queue_cur(rrpc);
+				rrpc_wb_queue_cur(rrpc, temp);
 		}
 	}
 }
 
-/* Sectors the write buffer can take now. */
-static u32 rrpc_wb_room(struct rrpc *rrpc)
+/* Sectors of @temp the write buffer can take now. */
+static u32 rrpc_wb_room(struct rrpc *rrpc, int temp)
 {
 	u32 room = rrpc->nr_free_units * rrpc->spp;
 
 	lockdep_assert_held(&rrpc->wb_lock);
-	if (rrpc->wb_cur)
-		room += rrpc->spp - rrpc->wb_cur->nr;
+	if (rrpc->wb_cur[temp])
+		room += rrpc->spp - rrpc->wb_cur[temp]->nr;
 	return room;
 }
 
@@ -833,16 +928,16 @@ static blk_status_t rrpc_write_rq(struct rrpc *rrpc, struct request *rq,
 				  u32 lba, u32 nr)
 {
 	struct rrpc_rq *rrq = blk_mq_rq_to_pdu(rq);
-	u32 room;
 	bool wait = false;
+	int temp;
 
 	if (READ_ONCE(rrpc->dead))
 		return BLK_STS_IOERR;
 	if (READ_ONCE(rrpc->nospc))
 		return BLK_STS_NOSPC;
 	spin_lock(&rrpc->wb_lock);
-	room = rrpc_wb_room(rrpc);
-	if (room < nr) {
+	temp = rrpc_write_temp(rrpc, lba, nr, false);
+	if (rrpc_wb_room(rrpc, temp) < nr) {
 		/*
 		 * rrpc_unit_put() reruns the queue when a unit comes back.
 		 * Not BLK_STS_DEV_RESOURCE: that rerun can come before blk-mq
@@ -856,7 +951,8 @@ static blk_status_t rrpc_write_rq(struct rrpc *rrpc, struct request *rq,
 		return BLK_STS_RESOURCE;
 	}
 	blk_mq_start_request(rq);
-	rrpc_write_fill(rrpc, rq, lba);
+	rrpc_write_temp(rrpc, lba, nr, true);
+	rrpc_write_fill(rrpc, rq, lba, temp);
 	trace_rrpc_write(rrpc->disk->disk_name, lba, nr,
 			 rq->cmd_flags & (REQ_FUA | REQ_PREFLUSH));
 	if (rq->cmd_flags & (REQ_FUA | REQ_PREFLUSH))
@@ -864,6 +960,8 @@ static blk_status_t rrpc_write_rq(struct rrpc *rrpc, struct request *rq,
 	spin_unlock(&rrpc->wb_lock);
 
 	atomic64_add(nr, &rrpc->stats.user_written);
+	if (temp == RRPC_HOT)
+		atomic64_add(nr, &rrpc->stats.hot_written);
 	if (!wait)
 		blk_mq_end_request(rq, BLK_STS_OK);
 	return BLK_STS_OK;
@@ -907,13 +1005,12 @@ bool rrpc_wb_add_rec(struct rrpc *rrpc, u32 marker, const void *rec,
 	struct rrpc_unit *u;
 
 	lockdep_assert_held(&rrpc->wb_lock);
-	if (!rrpc->wb_cur)
-		rrpc_wb_new_cur(rrpc);
-	u = rrpc->wb_cur;
+	u = rrpc_wb_cur(rrpc, RRPC_COLD);
 	memcpy(page_address(u->pages[u->nr]), rec, RRPC_SECTOR_SIZE);
 	u->lba[u->nr] = marker;
+	rrpc_wb_take_seq(rrpc, u);
 	if (++u->nr == rrpc->spp)
-		rrpc_wb_queue_cur(rrpc);
+		rrpc_wb_queue_cur(rrpc, RRPC_COLD);
 	return flush && rrpc_flush_locked(rrpc, rrq);
 }
 
@@ -949,7 +1046,7 @@ static blk_status_t rrpc_discard_rq(struct rrpc *rrpc, struct request *rq,
 	if (READ_ONCE(rrpc->dead))
 		return BLK_STS_IOERR;
 	spin_lock(&rrpc->wb_lock);
-	if (!rrpc_wb_room(rrpc)) {
+	if (!rrpc_wb_room(rrpc, RRPC_COLD)) {
 		if (!READ_ONCE(rrpc->nospc)) {
 			rrpc->wb_starved = true;
 			spin_unlock(&rrpc->wb_lock);
@@ -1105,7 +1202,8 @@ void rrpc_unit_free(struct rrpc *rrpc, struct rrpc_unit *u)
  *
  * Enough units for every LUN to have a few in flight, up to
  * %RRPC_WB_MAX_BYTES, and always enough for two of the largest requests
- * plus the unit being filled.
+ * plus the units being filled (one per temperature). With hot/cold
+ * separation (@rrpc->temps), the heat of every logical sector too.
  *
  * Return: 0 or -ENOMEM.
  */
@@ -1123,7 +1221,8 @@ int rrpc_wb_init(struct rrpc *rrpc)
 	/* a few per LUN, at most RRPC_WB_MAX_BYTES, never too few */
 	n = min_t(u32, rrpc->nr_luns * RRPC_UNITS_PER_LUN,
 		  RRPC_WB_MAX_BYTES / (rrpc->spp * RRPC_SECTOR_SIZE));
-	n = max_t(u32, n, 2 * DIV_ROUND_UP(rrpc->max_sectors, rrpc->spp) + 2);
+	n = max_t(u32, n, 2 * DIV_ROUND_UP(rrpc->max_sectors, rrpc->spp) +
+		  RRPC_TEMPS + 1);
 	/* up to 16384 units: beyond kmalloc()'s 4 MiB */
 	rrpc->units = kvcalloc(n, sizeof(*rrpc->units), GFP_KERNEL);
 	if (!rrpc->units)
@@ -1141,6 +1240,14 @@ int rrpc_wb_init(struct rrpc *rrpc)
 		list_add_tail(&u->list, &rrpc->wb_free);
 		rrpc->nr_free_units++;
 	}
+	if (rrpc->temps > 1) {
+		rrpc->heat = kvcalloc(rrpc->nr_lbas, sizeof(*rrpc->heat),
+				      GFP_KERNEL);
+		if (!rrpc->heat) {
+			rrpc_wb_free(rrpc);
+			return -ENOMEM;
+		}
+	}
 	return 0;
 }
 
@@ -1154,6 +1261,8 @@ void rrpc_wb_free(struct rrpc *rrpc)
 
 	if (!rrpc->units)
 		return;
+	kvfree(rrpc->heat);
+	rrpc->heat = NULL;
 	for (i = 0; i < rrpc->nr_units; i++)
 		rrpc_unit_free(rrpc, &rrpc->units[i]);
 	kvfree(rrpc->units);

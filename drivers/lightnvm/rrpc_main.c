@@ -22,6 +22,35 @@ module_param_named(over_prov, rrpc_default_op, uint, 0644);
 MODULE_PARM_DESC(over_prov,
 		 "over-provisioning in percent of the capacity when the create request gives none (default 10)");
 
+static int rrpc_hot_cold = -1;
+module_param_named(hot_cold, rrpc_hot_cold, int, 0644);
+MODULE_PARM_DESC(hot_cold,
+		 "separate hot from cold data in targets created from now on: 1 always, 0 never, -1 (default) from 20% over-provisioning up");
+
+/*
+ * Hot/cold separation for a target (capacity and over-provisioning set):
+ * as the parameter says, and only if the spare leaves room for the two
+ * more open blocks per LUN (RRPC_HC_MIN_SPARE blocks).
+ */
+static int rrpc_temps_for(struct rrpc *rrpc)
+{
+	int hc = READ_ONCE(rrpc_hot_cold);
+	u64 data, spare;
+
+	if (!hc || (hc < 0 && rrpc->op < RRPC_HC_MIN_OP))
+		return 1;
+	data = (u64)rrpc->nr_luns * RRPC_RSV_BLKS +
+	       DIV_ROUND_UP_ULL(rrpc->nr_lbas, rrpc->spb);
+	spare = rrpc->good_blocks > data ? rrpc->good_blocks - data : 0;
+	if (spare < (u64)rrpc->nr_luns * RRPC_HC_MIN_SPARE) {
+		pr_info("%s: %llu spare blocks on %d LUNs: too few for hot/cold separation (%d per LUN)\n",
+			rrpc->disk->disk_name, spare, rrpc->nr_luns,
+			RRPC_HC_MIN_SPARE);
+		return 1;
+	}
+	return RRPC_TEMPS;
+}
+
 /* Validate the device and the create request. */
 static int rrpc_check(struct nvm_dev *dev, struct gendisk *disk,
 		      const struct nvm_tgt_conf *conf, u32 *op)
@@ -265,6 +294,7 @@ static void *rrpc_init(struct nvm_target *tgt, struct gendisk *disk,
 	spin_lock_init(&rrpc->kick_lock);
 	init_waitqueue_head(&rrpc->read_wait);
 	atomic64_set(&rrpc->close_seq, 0);
+	rrpc->wb_oldest = U64_MAX;
 
 	ret = rrpc_luns_init(rrpc, conf);
 	if (ret)
@@ -300,6 +330,7 @@ static void *rrpc_init(struct nvm_target *tgt, struct gendisk *disk,
 	if (ret)
 		goto err_trim;
 	rrpc->op = op;
+	rrpc->temps = rrpc_temps_for(rrpc);
 
 	ret = rrpc_wb_init(rrpc);
 	if (ret)
@@ -332,10 +363,11 @@ static void *rrpc_init(struct nvm_target *tgt, struct gendisk *disk,
 	rrpc_set_limits(rrpc);
 	set_capacity(disk, rrpc->nr_lbas << RRPC_SECT512_SHIFT);
 
-	pr_info("%s: on %s LUNs %d-%d: %u good blocks of %u sectors, %llu MiB, over-provisioning %u%%\n",
+	pr_info("%s: on %s LUNs %d-%d: %u good blocks of %u sectors, %llu MiB, over-provisioning %u%%, hot/cold separation %s\n",
 		disk->disk_name, dev->name, conf->lun_begin, conf->lun_end,
 		rrpc->good_blocks, rrpc->spb,
-		rrpc->nr_lbas * RRPC_SECTOR_SIZE >> 20, op);
+		rrpc->nr_lbas * RRPC_SECTOR_SIZE >> 20, op,
+		rrpc->temps > 1 ? "on" : "off");
 	pr_info("%s: recovered (%s): %llu sectors mapped in %u blocks, %u trim records, %u unreadable sectors; scanned %llu %s in %llu ms\n",
 		disk->disk_name, rrpc_rec_modes[rrpc->rec.mode],
 		rrpc->rec.mapped, rrpc->rec.blocks, rrpc->rec.trims,
@@ -432,6 +464,15 @@ RRPC_STAT_ATTR(lost_sectors, lost);
 RRPC_STAT_ATTR(dropped_sectors, dropped);
 RRPC_STAT_ATTR(trim_records_dropped, trims_dropped);
 RRPC_STAT_ATTR(host_errors, host_errors);
+RRPC_STAT_ATTR(hot_sectors_written, hot_written);
+RRPC_STAT_ATTR(gc_hot_victims, gc_hot);
+
+static ssize_t hot_cold_show(struct device *dev, struct device_attribute *attr,
+			     char *buf)
+{
+	return sysfs_emit(buf, "%d\n", rrpc_of(dev)->temps > 1);
+}
+static DEVICE_ATTR_RO(hot_cold);
 
 static ssize_t recovery_show(struct device *dev, struct device_attribute *attr,
 			     char *buf)
@@ -491,11 +532,12 @@ static ssize_t geometry_show(struct device *dev, struct device_attribute *attr,
 	struct rrpc *rrpc = rrpc_of(dev);
 
 	return sysfs_emit(buf,
-			  "luns %d good_blocks %u sectors_per_block %u sectors_per_unit %u reserved_blocks_per_lun %d over_prov %u capacity_sectors %llu usable_sectors %llu\n",
+			  "luns %d good_blocks %u sectors_per_block %u sectors_per_unit %u reserved_blocks_per_lun %d over_prov %u capacity_sectors %llu usable_sectors %llu open_blocks_per_lun %d\n",
 			  rrpc->nr_luns, rrpc->good_blocks, rrpc->spb,
 			  rrpc->spp, RRPC_RSV_BLKS, rrpc->op, rrpc->nr_lbas,
 			  (u64)(rrpc->good_blocks -
-				rrpc->nr_luns * RRPC_RSV_BLKS) * rrpc->spb);
+				rrpc->nr_luns * RRPC_RSV_BLKS) * rrpc->spb,
+			  2 * rrpc->temps);
 }
 static DEVICE_ATTR_RO(geometry);
 
@@ -516,6 +558,9 @@ static struct attribute *rrpc_attrs[] = {
 	&dev_attr_dropped_sectors.attr,
 	&dev_attr_trim_records_dropped.attr,
 	&dev_attr_host_errors.attr,
+	&dev_attr_hot_sectors_written.attr,
+	&dev_attr_gc_hot_victims.attr,
+	&dev_attr_hot_cold.attr,
 	&dev_attr_recovery.attr,
 	&dev_attr_state.attr,
 	&dev_attr_free_blocks.attr,

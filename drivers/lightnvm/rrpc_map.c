@@ -10,6 +10,7 @@
  */
 
 #include <linux/lockdep.h>
+#include <linux/math.h>
 #include <linux/math64.h>
 #include <kunit/visibility.h>
 #include "rrpc.h"
@@ -376,13 +377,17 @@ EXPORT_SYMBOL_IF_KUNIT(rrpc_gc_pick);
  * @now: the current block close counter (rrpc->close_seq)
  *
  * A block marked bad comes first; otherwise the block with the highest
- * (1 - u) * age / (1 + u), u being its fraction of valid sectors and age
- * the blocks closed since it was: space won per sector copied (read and
- * written), weighted by how long the block's data has stayed valid. Old
- * blocks hold cold data, which stays valid: collecting them a little
+ * (1 - u) * age^0.75 / (1 + u), u being its fraction of valid sectors and
+ * age the blocks closed since it was: space won per sector copied (read
+ * and written), weighted by how long the block's data has stayed valid.
+ * Old blocks hold cold data, which stays valid: collecting them a little
  * fuller than the greedy choice stops them from being mixed again and
- * again with hot data (Rosenblum and Ousterhout's LFS cleaner). Under
- * uniform writes it is within a few percent of greedy. On a tie the
+ * again with hot data (Rosenblum and Ousterhout's LFS cleaner). The
+ * exponent below 1 tempers that: with hot and cold data in blocks of
+ * their own, a linear age keeps the young hot blocks out of GC until
+ * they are nearly empty, holding more spare in the hot pool than it
+ * needs and starving the cold one (90/10 writes amplify about 4% more).
+ * Under uniform writes it is within a few percent of greedy. On a tie the
  * older block. Blocks without an invalid sector score 0; a block without
  * a valid one costs nothing to reclaim and wins outright (the oldest of
  * them), as with greedy: sequential overwrites then move nothing, however
@@ -406,9 +411,13 @@ struct rrpc_block *rrpc_gc_pick_cb(struct list_head *closed, u32 spb, u64 now)
 			empty = rblk;
 		/*
 		 * gain / cost compared by cross products, without overflow:
-		 * spb < 2^22 (64 sectors x 2^16 pages), age capped at 2^18
+		 * spb < 2^22 (64 sectors x 2^16 pages), age capped at 2^18,
+		 * so its cube fits 2^62 scaled by 2^8: the weight
+		 * 4 * (age + 1)^0.75 < 2^16
 		 */
-		gain = (u64)(spb - v) * (min_t(u64, age, RRPC_CB_AGE_MAX) + 1);
+		age = min_t(u64, age, RRPC_CB_AGE_MAX) + 1;
+		gain = (u64)(spb - v) *
+		       int_sqrt64(int_sqrt64((age * age * age) << 8));
 		cost = (u64)spb + v;
 		if (!best || gain * bcost > bgain * cost ||
 		    (gain * bcost == bgain * cost &&
@@ -599,3 +608,54 @@ u64 rrpc_capacity(u32 good_blocks, int nr_luns, u32 spb, u32 op)
 	return div_u64((good_blocks - rsv) * spb * 100, 100 + op);
 }
 EXPORT_SYMBOL_IF_KUNIT(rrpc_capacity);
+
+/**
+ * rrpc_heat_epoch() - the heat period that user writes are in
+ * @writes: sectors written by users so far
+ * @nr_lbas: the target's capacity
+ *
+ * Return: the period (%RRPC_HEAT_PERIOD capacities each), modulo 256.
+ */
+u8 rrpc_heat_epoch(u64 writes, u64 nr_lbas)
+{
+	return div64_u64(writes, max_t(u64, nr_lbas, 1) * RRPC_HEAT_PERIOD);
+}
+EXPORT_SYMBOL_IF_KUNIT(rrpc_heat_epoch);
+
+/**
+ * rrpc_heat_get() - the write count of a logical sector now
+ * @h: its heat
+ * @epoch: the current period (rrpc_heat_epoch())
+ *
+ * The count halves for every period since the last write. Epochs count
+ * modulo 256: a sector not written for 256 periods may look written
+ * recently, once; its next write sets it right.
+ *
+ * Return: the decayed count.
+ */
+unsigned int rrpc_heat_get(const struct rrpc_heat *h, u8 epoch)
+{
+	u8 age = epoch - h->epoch;
+
+	return age >= 8 ? 0 : h->count >> age;
+}
+EXPORT_SYMBOL_IF_KUNIT(rrpc_heat_get);
+
+/**
+ * rrpc_heat_bump() - count a user write of a logical sector
+ * @h: its heat
+ * @epoch: the current period (rrpc_heat_epoch())
+ *
+ * Return: true if the write is hot: the sector was written at least
+ * %RRPC_HEAT_HOT times (this one included) in the last periods, halving
+ * per period.
+ */
+bool rrpc_heat_bump(struct rrpc_heat *h, u8 epoch)
+{
+	unsigned int c = rrpc_heat_get(h, epoch) + 1;
+
+	h->count = min_t(unsigned int, c, RRPC_HEAT_MAX);
+	h->epoch = epoch;
+	return c >= RRPC_HEAT_HOT;
+}
+EXPORT_SYMBOL_IF_KUNIT(rrpc_heat_bump);

@@ -111,13 +111,19 @@ EXPORT_SYMBOL_IF_KUNIT(rrpc_merge_count);
  * @seq: the record's sequence number
  *
  * Only while a block in use (the record's own included) may hold data
- * older than the record. Free blocks are erased before they go back.
+ * older than the record, or the write buffer still has to program some:
+ * a unit of the other temperature (or one another LUN is programming)
+ * may hold a version the record discarded, which reaches the media
+ * after the record. Free blocks are erased before they go back.
  *
  * Context: any.
  */
 bool rrpc_trim_needed(struct rrpc *rrpc, u64 seq)
 {
 	u32 b;
+
+	if (READ_ONCE(rrpc->wb_oldest) < seq)
+		return true;
 
 	for (b = 0; b < rrpc->nr_blocks; b++) {
 		struct rrpc_block *rblk = &rrpc->blocks[b];

@@ -38,6 +38,7 @@ static int rrpc_test_init(struct kunit *test)
 	rrpc->spb = T_SPB;
 	rrpc->spp = 2;
 	rrpc->nr_lbas = T_LBAS;
+	rrpc->wb_oldest = U64_MAX;
 	rrpc->nr_blocks = T_BLKS;
 	rrpc->nr_paddrs = T_BLKS * T_SPB;
 	rrpc->map = kunit_kcalloc(test, T_LBAS, sizeof(*rrpc->map), GFP_KERNEL);
@@ -286,9 +287,9 @@ static void rrpc_test_pick_cb(struct kunit *test)
 		list_add_tail(&b[i].list, &closed);
 	}
 	/*
-	 * scores (64 - v) * (age + 1) / (64 + v): 0: 54 * 2 / 74 = 1.5,
-	 * 1: 32 * 101 / 96 = 33.7, 2: 0 (full), 3: 59 * 41 / 69 = 35.1,
-	 * 4: 44 * 41 / 84 = 21.5
+	 * scores (64 - v) * (age + 1)^0.75 / (64 + v): 0: 54 * 1.7 / 74 =
+	 * 1.2, 1: 32 * 31.9 / 96 = 10.6, 2: 0 (full), 3: 59 * 16.2 / 69 =
+	 * 13.9, 4: 44 * 16.2 / 84 = 8.5
 	 */
 	KUNIT_EXPECT_PTR_EQ(test, rrpc_gc_pick_cb(&closed, 64, 100), &b[3]);
 	list_del(&b[3].list);
@@ -319,21 +320,36 @@ static void rrpc_test_pick_cb(struct kunit *test)
 	b[2].bad = false;
 	KUNIT_EXPECT_PTR_EQ(test, rrpc_gc_pick_cb(&closed, 1U << 21, U64_MAX),
 			    &b[0]);
+
+	/*
+	 * the age weighs less than linearly: a young block with 8 valid
+	 * sectors (56 * 2^0.75 / 72 = 1.31) beats an old one with 60
+	 * (4 * 101^0.75 / 124 = 1.03; linear: 1.56 vs 3.26)
+	 */
+	INIT_LIST_HEAD(&closed);
+	b[0] = (struct rrpc_block){ .nr_valid = 60, .close_seq = 0 };
+	b[1] = (struct rrpc_block){ .nr_valid = 8, .close_seq = 99 };
+	list_add_tail(&b[0].list, &closed);
+	list_add_tail(&b[1].list, &closed);
+	KUNIT_EXPECT_PTR_EQ(test, rrpc_gc_pick_cb(&closed, 64, 100), &b[1]);
+	/* with 52 valid, the old one wins: 12 * 31.9 / 116 = 3.3 */
+	b[0].nr_valid = 52;
+	KUNIT_EXPECT_PTR_EQ(test, rrpc_gc_pick_cb(&closed, 64, 100), &b[0]);
 }
 
 static void rrpc_test_wl_needed(struct kunit *test)
 {
-	/* 10 blocks, mean 20: the limit is 20 * 17 / 16 + 4 = 25.25 */
-	KUNIT_EXPECT_FALSE(test, rrpc_wl_needed(25, 200, 10));
-	KUNIT_EXPECT_TRUE(test, rrpc_wl_needed(26, 200, 10));
+	/* 10 blocks, mean 20: the limit is 20 * 17 / 16 + slack = 21.25 + 8 */
+	KUNIT_EXPECT_FALSE(test, rrpc_wl_needed(21 + RRPC_WL_SLACK, 200, 10));
+	KUNIT_EXPECT_TRUE(test, rrpc_wl_needed(22 + RRPC_WL_SLACK, 200, 10));
 	/* a young LUN: the slack keeps small spreads alone */
-	KUNIT_EXPECT_FALSE(test, rrpc_wl_needed(4, 0, 10));
-	KUNIT_EXPECT_TRUE(test, rrpc_wl_needed(5, 0, 10));
+	KUNIT_EXPECT_FALSE(test, rrpc_wl_needed(RRPC_WL_SLACK, 0, 10));
+	KUNIT_EXPECT_TRUE(test, rrpc_wl_needed(RRPC_WL_SLACK + 1, 0, 10));
 	/* worn evenly: never, however old */
 	KUNIT_EXPECT_FALSE(test, rrpc_wl_needed(100000, 100000ULL * 4096, 4096));
-	/* a fraction, not a fixed spread: mean 800 allows up to 854 */
-	KUNIT_EXPECT_FALSE(test, rrpc_wl_needed(854, 8000, 10));
-	KUNIT_EXPECT_TRUE(test, rrpc_wl_needed(855, 8000, 10));
+	/* a fraction, not a fixed spread: mean 800 allows 850 + slack */
+	KUNIT_EXPECT_FALSE(test, rrpc_wl_needed(850 + RRPC_WL_SLACK, 8000, 10));
+	KUNIT_EXPECT_TRUE(test, rrpc_wl_needed(851 + RRPC_WL_SLACK, 8000, 10));
 	KUNIT_EXPECT_FALSE(test, rrpc_wl_needed(10, 0, 0));
 }
 
@@ -754,6 +770,75 @@ static void rrpc_test_wr_turn(struct kunit *test)
 	spin_unlock(&rrpc->wb_lock);
 }
 
+/* A trim record lives while a block in use or the write buffer is older. */
+static void rrpc_test_trim_needed(struct kunit *test)
+{
+	struct rrpc *rrpc = test->priv;
+	u32 b;
+
+	for (b = 0; b < T_BLKS; b++) {
+		rrpc->blocks[b].state = RRPC_BLK_FREE;
+		rrpc->blocks[b].min_seq = U64_MAX;
+	}
+	KUNIT_EXPECT_FALSE(test, rrpc_trim_needed(rrpc, 100));
+	/* a closed block holds data older than the record */
+	rrpc->blocks[1].state = RRPC_BLK_CLOSED;
+	rrpc->blocks[1].min_seq = 40;
+	KUNIT_EXPECT_TRUE(test, rrpc_trim_needed(rrpc, 100));
+	KUNIT_EXPECT_FALSE(test, rrpc_trim_needed(rrpc, 40));
+	/* a free block's old min_seq does not count */
+	rrpc->blocks[1].state = RRPC_BLK_FREE;
+	KUNIT_EXPECT_FALSE(test, rrpc_trim_needed(rrpc, 100));
+	/* a buffered unit (the other temperature's) is older: keep it */
+	rrpc->wb_oldest = 90;
+	KUNIT_EXPECT_TRUE(test, rrpc_trim_needed(rrpc, 100));
+	KUNIT_EXPECT_FALSE(test, rrpc_trim_needed(rrpc, 90));
+	rrpc->wb_oldest = U64_MAX;
+	KUNIT_EXPECT_FALSE(test, rrpc_trim_needed(rrpc, 100));
+}
+
+/* Write counts: halved per period, hot from RRPC_HEAT_HOT writes up. */
+static void rrpc_test_heat(struct kunit *test)
+{
+	struct rrpc_heat h = {};
+	u64 cap = 1000;
+	int i, hot;
+
+	/* periods of RRPC_HEAT_PERIOD capacities, counted modulo 256 */
+	KUNIT_EXPECT_EQ(test, rrpc_heat_epoch(0, cap), 0);
+	KUNIT_EXPECT_EQ(test, rrpc_heat_epoch(RRPC_HEAT_PERIOD * cap - 1, cap), 0);
+	KUNIT_EXPECT_EQ(test, rrpc_heat_epoch(RRPC_HEAT_PERIOD * cap, cap), 1);
+	KUNIT_EXPECT_EQ(test, rrpc_heat_epoch(256 * RRPC_HEAT_PERIOD * cap, cap), 0);
+	KUNIT_EXPECT_EQ(test, rrpc_heat_epoch(5, 0), 5 / RRPC_HEAT_PERIOD);
+
+	/* hot on the RRPC_HEAT_HOT-th write in one period */
+	for (i = 1; i < RRPC_HEAT_HOT; i++)
+		KUNIT_EXPECT_FALSE(test, rrpc_heat_bump(&h, 7));
+	KUNIT_EXPECT_TRUE(test, rrpc_heat_bump(&h, 7));
+	KUNIT_EXPECT_EQ(test, rrpc_heat_get(&h, 7), (unsigned int)RRPC_HEAT_HOT);
+	/* halved per period, gone after 8 */
+	KUNIT_EXPECT_EQ(test, rrpc_heat_get(&h, 8), (unsigned int)RRPC_HEAT_HOT / 2);
+	KUNIT_EXPECT_EQ(test, rrpc_heat_get(&h, 15), 0U);
+	/* the epoch wraps: 255 -> 0 is one period */
+	h.count = 8;
+	h.epoch = 255;
+	KUNIT_EXPECT_EQ(test, rrpc_heat_get(&h, 0), 4U);
+	/* saturates */
+	for (i = 0; i < 300; i++)
+		rrpc_heat_bump(&h, 0);
+	KUNIT_EXPECT_EQ(test, rrpc_heat_get(&h, 0), (unsigned int)RRPC_HEAT_MAX);
+
+	/* twice per period is cold for good: the count stays below 4 */
+	h = (struct rrpc_heat){};
+	for (i = 0; i < 2 * 50; i++)
+		KUNIT_EXPECT_FALSE(test, rrpc_heat_bump(&h, i / 2));
+	/* at twice the hot count per period, every write once it is warm */
+	h = (struct rrpc_heat){};
+	for (hot = 0, i = 0; i < 2 * RRPC_HEAT_HOT * 50; i++)
+		hot += rrpc_heat_bump(&h, i / (2 * RRPC_HEAT_HOT));
+	KUNIT_EXPECT_EQ(test, hot, 2 * RRPC_HEAT_HOT * 50 - (RRPC_HEAT_HOT - 1));
+}
+
 static struct kunit_case rrpc_map_cases[] = {
 	KUNIT_CASE(rrpc_test_commit),
 	KUNIT_CASE(rrpc_test_overwrite),
@@ -768,6 +853,7 @@ static struct kunit_case rrpc_map_cases[] = {
 	KUNIT_CASE(rrpc_test_oob_ours),
 	KUNIT_CASE(rrpc_test_sb_records),
 	KUNIT_CASE(rrpc_test_trim_gc),
+	KUNIT_CASE(rrpc_test_trim_needed),
 	{}
 };
 
@@ -785,6 +871,7 @@ static struct kunit_case rrpc_gc_cases[] = {
 	KUNIT_CASE(rrpc_test_wl_pick),
 	KUNIT_CASE(rrpc_test_free_pick),
 	KUNIT_CASE(rrpc_test_wr_turn),
+	KUNIT_CASE(rrpc_test_heat),
 	{}
 };
 
