@@ -99,8 +99,9 @@ static void t_timing_program_erase(struct kunit *test)
 
 /*
  * A LUN with a long queue of reads holds up neither the other LUN's
- * transfers on its channel nor its own beyond its array reads; and with
- * more bookings than a channel keeps, none overlaps another.
+ * transfers on its channel nor its own beyond its array reads; a transfer
+ * longer than a gap takes the gap and goes on after the next booking; and
+ * with more bookings than a channel keeps, none overlaps another.
  */
 static void t_timing_channel_gaps(struct kunit *test)
 {
@@ -115,9 +116,14 @@ static void t_timing_channel_gaps(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t_op(t, NVM_OP_PREAD, 1, 1, 1, 0), TR + 2 * TX);
 	KUNIT_EXPECT_EQ(test, t_op(t, NVM_OP_PREAD, 1, 1, 1, 0),
 			2 * TR + 3 * TX);
-	/* a program of LUN 1 waits for a gap that holds its 4 sectors */
+	/*
+	 * a program of LUN 1: its 4 sectors fill the gap before LUN 0's
+	 * third transfer (TR - TX long) and go on after it
+	 */
 	KUNIT_EXPECT_EQ(test, t_op(t, NVM_OP_PWRITE, 1, 4, 1, 0),
-			3 * TR + 7 * TX + TPROG);
+			2 * TR + 8 * TX + TPROG);
+	/* busy from its first piece on: LUN 1 never idled */
+	KUNIT_EXPECT_EQ(test, t->lun_busy[1], 2 * TR + 8 * TX + TPROG);
 	KUNIT_EXPECT_EQ(test, t->ch_busy[0], 14 * TX);
 	KUNIT_EXPECT_LE(test, t->ch_nr_res[0], (u32)NVM_MEM_CH_RES);
 
