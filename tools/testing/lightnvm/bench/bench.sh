@@ -339,9 +339,11 @@ if want P5; then
 			p5_timing p5 || die "timing knobs of p5"
 			[ "$cfg" = 1x1 ] && rec "P5 timing $(for k in t_read_us t_prog_us t_erase_us t_xfer_ns; do printf '%s=%s ' $k "$(cat "$RRPC_CFS/p5/$k")"; done)scale=$P5SCALE"
 			tag=c${ch}l$((ch * l))
+			# the first 2 s fill the write buffer at memory speed
+			# (its size does not grow with the LUNs): not counted
 			fio_run P5 "seq.$tag" --filename=/dev/rrpc0 --ioengine=libaio \
 				--direct=1 --bs=128k --iodepth=16 --rw=write \
-				--time_based --runtime=$P5RT
+				--time_based --ramp_time=2 --runtime=$P5RT
 			kb=$(fio_last 47)
 			sbw=$(fio_last 48)
 			cap=$(_rrpc_bytes rrpc0)
