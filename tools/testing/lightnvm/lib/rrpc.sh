@@ -8,7 +8,8 @@ RRPC_CFS=/sys/kernel/config/nvm_mem
 RRPC_DBG=/sys/kernel/debug/nvm_mem
 
 # _rrpc_reset: undo what an earlier (failed) test of the boot left: mounts,
-# rrpc targets, configfs devices. Tests of a group share one boot.
+# rrpc targets, configfs devices, rrpc's module parameters. Tests of a
+# group share one boot.
 _rrpc_reset() {
 	grep -q " /mnt " /proc/mounts && umount /mnt
 	for _t in /sys/block/rrpc*; do
@@ -19,6 +20,11 @@ _rrpc_reset() {
 		echo 0 > "$_d/power" 2>/dev/null
 		rmdir "$_d" 2>/dev/null
 	done
+	# module parameters a test may change: back to their defaults, so
+	# that a test that failed half-way does not change the next one
+	if [ -w /sys/module/rrpc/parameters/hot_cold ]; then
+		echo -1 > /sys/module/rrpc/parameters/hot_cold
+	fi
 	return 0
 }
 
