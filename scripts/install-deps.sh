@@ -21,7 +21,7 @@ mode=${1:-all}
 DEMO_PKGS="gcc make libc6-dev kmod cpio
 linux-headers-amd64 linux-image-amd64
 qemu-system-x86 busybox-static fio e2fsprogs nvme-cli util-linux
-gnuplot-nox"
+gnuplot-nox perl"
 
 # everything else: kernel and QEMU builds, host tests, Debian packaging
 ALL_PKGS="$DEMO_PKGS

@@ -4,10 +4,12 @@
 # Build the parts of the test initramfs. The kernel unpacks concatenated
 # cpio archives, so a boot image is assembled from:
 #
-#   base            busybox, kmod, e2fsprogs, fio, nvme-cli, util-linux,
-#                   stress-ng
+#   base            busybox, kmod, e2fsprogs, fio, nvme-cli, util-linux
 #                   tools and their shared libraries (from Debian's
-#                   packages; rebuilt only when this script changes)
+#                   packages), plus the optional tools of OPTIONAL_TOOLS
+#                   that are installed (stress-ng: only `install-deps.sh
+#                   all` installs it; tests that need it say `requires`);
+#                   rebuilt when this script or that set changes
 #   mods-FLAVOR     /lib/modules/<release> of the kernel being booted
 #   run             /init, the test harness, the tests and our tools
 #                   (made per boot by the test runner: cheap)
@@ -41,9 +43,21 @@ copy_with_libs() {
 	done
 }
 
+# Tools every image has: the packages of `install-deps.sh demo` (the
+# smallest mode) install them, so a missing one is an error.
+REQUIRED_TOOLS="/bin/dash /bin/kmod /usr/bin/fio /sbin/mke2fs /sbin/e2fsck
+/sbin/debugfs /sbin/dumpe2fs /sbin/tune2fs /sbin/blkdiscard /sbin/fstrim
+/usr/sbin/nvme /sbin/blockdev /usr/bin/timeout"
+# Tools an image has when their package is installed (`install-deps.sh
+# all`); a test that needs one checks for it and skips without it.
+OPTIONAL_TOOLS="/usr/bin/stress-ng"
+
 base() {
-	local sum stage out=$B/base.cpio.gz
-	sum=$(sha256sum "$0" | cut -d' ' -f1)
+	local sum stage t present="" out=$B/base.cpio.gz
+	for t in $OPTIONAL_TOOLS; do
+		[ -x "$t" ] && present="$present $t"
+	done
+	sum=$( (sha256sum "$0"; echo "$present") | sha256sum | cut -d' ' -f1)
 	if [ -f "$out" ] && [ "$(cat "$B/base.sum" 2>/dev/null)" = "$sum" ]; then
 		return 0
 	fi
@@ -52,10 +66,14 @@ base() {
 	rm -rf "$stage"
 	mkdir -p "$stage"/{bin,sbin,usr/bin,usr/sbin,etc,proc,sys,dev,tmp,mnt,root,lib/modules}
 	cp /bin/busybox "$stage/bin/busybox"
-	copy_with_libs "$stage" /bin/dash /bin/kmod /usr/bin/fio /sbin/mke2fs /sbin/e2fsck \
-		/sbin/debugfs /sbin/dumpe2fs /sbin/tune2fs /sbin/blkdiscard \
-		/sbin/fstrim /usr/sbin/nvme /sbin/blockdev /usr/bin/timeout \
-		/usr/bin/stress-ng
+	for t in $REQUIRED_TOOLS; do
+		[ -x "$t" ] || {
+			echo "initramfs: $t is missing: run scripts/install-deps.sh demo" >&2
+			return 1
+		}
+	done
+	# shellcheck disable=SC2086
+	copy_with_libs "$stage" $REQUIRED_TOOLS $present
 	for t in modprobe insmod rmmod lsmod depmod modinfo; do
 		ln -sf ../bin/kmod "$stage/sbin/$t"
 	done
