@@ -4,12 +4,15 @@
  * has four fault_attrs: fail_read, fail_write and fail_erase (media errors),
  * asked once per sector read, per sector programmed and per block erased,
  * and fail_host (host errors: the command is aborted before it reaches the
- * media), asked once per command. They appear in debugfs as
- * /sys/kernel/debug/nvm_mem/<name>/fail_{read,write,erase,host}/ and start
+ * media), asked once per command of the kinds in fail_host_ops (reads,
+ * programs, erases; all by default). They appear in debugfs as
+ * /sys/kernel/debug/nvm_mem/<name>/fail_{read,write,erase,host}/, with
+ * fail_host_ops beside them, and start
  * from the module parameters of the same names
  * ("<interval>,<probability>,<space>,<times>", as null_blk's timeout).
  */
 
+#include <linux/debugfs.h>
 #include <linux/moduleparam.h>
 #include <linux/ratelimit.h>
 #include <linux/string.h>
@@ -104,6 +107,7 @@ void nvm_mem_fault_init(struct nvm_mem_dev *dev)
 	nvm_mem_fault_init_one(&dev->fail_write, NVM_MEM_FAULT_WRITE);
 	nvm_mem_fault_init_one(&dev->fail_erase, NVM_MEM_FAULT_ERASE);
 	nvm_mem_fault_init_one(&dev->fail_host, NVM_MEM_FAULT_HOST);
+	dev->fail_host_ops = NVM_MEM_HOST_ALL;
 }
 
 /**
@@ -116,6 +120,7 @@ void nvm_mem_fault_debugfs(struct nvm_mem_dev *dev)
 	fault_create_debugfs_attr("fail_write", dev->dbg, &dev->fail_write);
 	fault_create_debugfs_attr("fail_erase", dev->dbg, &dev->fail_erase);
 	fault_create_debugfs_attr("fail_host", dev->dbg, &dev->fail_host);
+	debugfs_create_x32("fail_host_ops", 0600, dev->dbg, &dev->fail_host_ops);
 }
 
 /**
@@ -141,4 +146,35 @@ bool nvm_mem_should_fail(void *priv, enum nvm_mem_fault op)
 		return should_fail(&dev->fail_host, NVM_MEM_SEC_SIZE);
 	}
 	return false;
+}
+
+/**
+ * nvm_mem_host_should_fail() - should fail_host abort this command?
+ * @dev: the instance
+ * @opcode: the command's, %NVM_OP_PREAD, %NVM_OP_PWRITE or %NVM_OP_ERASE
+ *
+ * Commands of a kind not in fail_host_ops are not counted by fail_host
+ * (its interval and times), as if it did not see them.
+ *
+ * Context: any.
+ * Return: true if the command must complete as aborted.
+ */
+bool nvm_mem_host_should_fail(struct nvm_mem_dev *dev, u8 opcode)
+{
+	u32 kind;
+
+	switch (opcode) {
+	case NVM_OP_PREAD:
+		kind = NVM_MEM_HOST_READ;
+		break;
+	case NVM_OP_PWRITE:
+		kind = NVM_MEM_HOST_WRITE;
+		break;
+	default:
+		kind = NVM_MEM_HOST_ERASE;
+		break;
+	}
+	if (!(READ_ONCE(dev->fail_host_ops) & kind))
+		return false;
+	return should_fail(&dev->fail_host, NVM_MEM_SEC_SIZE);
 }

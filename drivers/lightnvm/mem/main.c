@@ -167,14 +167,13 @@ static int nvm_mem_rq_check(struct nvm_mem_dev *dev, struct nvm_rq *rqd,
 }
 
 /*
- * A host error injected by fail_host: the command completes as an aborted
- * one, without reaching the media (no power cut draws on it either).
+ * A host error injected by fail_host (for the kinds of command in
+ * fail_host_ops): the command completes as an aborted one, without
+ * reaching the media (no power cut draws on it either).
  */
-static bool nvm_mem_host_fault(struct nvm_mem_dev *dev)
+static bool nvm_mem_host_fault(struct nvm_mem_dev *dev, struct nvm_rq *rqd)
 {
-	nvm_mem_fault_fn *fault = NVM_MEM_FAULT_FN;
-
-	return fault && fault(dev, NVM_MEM_FAULT_HOST);
+	return nvm_mem_host_should_fail(dev, rqd->opcode);
 }
 
 static void nvm_mem_abort(struct nvm_rq *rqd)
@@ -358,7 +357,7 @@ static int nvm_mem_queue(struct nvm_dev *ndev, struct nvm_rq *rqd, bool erase)
 		}
 		/* a clock read costs: only a deferred completion needs it */
 		now = cmd ? ktime_get_ns() : 0;
-		if (nvm_mem_host_fault(dev)) {
+		if (nvm_mem_host_fault(dev, rqd)) {
 			nvm_mem_abort(rqd);
 		} else {
 			media = !atomic_read(&dev->media->unplugged);
@@ -376,7 +375,7 @@ static int nvm_mem_queue(struct nvm_dev *ndev, struct nvm_rq *rqd, bool erase)
 	cmd->dev = dev;
 	cmd->rqd = rqd;
 	cmd->queued = !atomic_read(&dev->media->unplugged);
-	cmd->abort = nvm_mem_host_fault(dev);
+	cmd->abort = nvm_mem_host_fault(dev, rqd);
 	queue_work(dev->wq, &cmd->work);
 	return 0;
 }

@@ -55,6 +55,17 @@
  */
 #define NVM_MEM_RSP_ABORTED	NVME_SC_HOST_ABORTED_CMD
 
+/*
+ * The commands fail_host may abort (debugfs fail_host_ops, a mask): reads,
+ * programs, erases. A device can fail one kind alone, as one that takes
+ * no more programs (NVMe "Write Fault", "Namespace Write Protected").
+ */
+#define NVM_MEM_HOST_READ	BIT(0)
+#define NVM_MEM_HOST_WRITE	BIT(1)
+#define NVM_MEM_HOST_ERASE	BIT(2)
+#define NVM_MEM_HOST_ALL	(NVM_MEM_HOST_READ | NVM_MEM_HOST_WRITE | \
+				 NVM_MEM_HOST_ERASE)
+
 /* Default seed of the choice of what a power cut does to commands. */
 #define NVM_MEM_DEFAULT_CUT_SEED	1
 
@@ -377,6 +388,7 @@ void nvm_mem_bio_copy(struct bio *bio, struct bvec_iter *iter, void *buf,
  * @fail_write: fault injection for sector programs
  * @fail_erase: fault injection for block erases
  * @fail_host: fault injection of host errors (aborted commands)
+ * @fail_host_ops: the commands @fail_host is asked about, %NVM_MEM_HOST_*
  * @timing: the timing model and completion delay knobs and state; the
  *	arrays are allocated with @media
  * @tq_lock: protects @tq and @tq_flush; innermost but for @timing.lock
@@ -412,6 +424,7 @@ struct nvm_mem_dev {
 	struct fault_attr	fail_write;
 	struct fault_attr	fail_erase;
 	struct fault_attr	fail_host;
+	u32			fail_host_ops;
 #endif
 #ifdef CONFIG_NVM_DEBUG
 	char			test_result[80];
@@ -442,6 +455,7 @@ int nvm_mem_fault_parse_params(void);
 void nvm_mem_fault_init(struct nvm_mem_dev *dev);
 void nvm_mem_fault_debugfs(struct nvm_mem_dev *dev);
 bool nvm_mem_should_fail(void *priv, enum nvm_mem_fault op);
+bool nvm_mem_host_should_fail(struct nvm_mem_dev *dev, u8 opcode);
 #define NVM_MEM_FAULT_FN	nvm_mem_should_fail
 #else
 static inline int nvm_mem_fault_parse_params(void)
@@ -455,6 +469,12 @@ static inline void nvm_mem_fault_init(struct nvm_mem_dev *dev)
 
 static inline void nvm_mem_fault_debugfs(struct nvm_mem_dev *dev)
 {
+}
+
+static inline bool nvm_mem_host_should_fail(struct nvm_mem_dev *dev,
+					    u8 opcode)
+{
+	return false;
 }
 
 #define NVM_MEM_FAULT_FN	NULL
