@@ -13,8 +13,17 @@
 #                           and gnuplot; no kernel source, no QEMU build
 #   install-deps.sh bench   make bench: the demo's packages and python3
 #                           (the report)
+#   install-deps.sh --list MODE
+#                           print the packages of MODE, one a line, and
+#                           install nothing (tests/host/dep-closure checks
+#                           that they cover every program a mode runs)
 set -euo pipefail
 
+list=0
+if [ "${1:-}" = --list ]; then
+	list=1
+	shift
+fi
 mode=${1:-all}
 
 # the default demo (make demo, DEVICE=mem)
@@ -31,14 +40,19 @@ linux-source-6.1
 dpkg-dev meson ninja-build libglib2.0-dev libpixman-1-dev libfdt-dev
 pkg-config qemu-system-data seabios
 debhelper dh-dkms dkms groff-base man-db
-stress-ng"
+stress-ng strace"
 
 case $mode in
 demo) PKGS=$DEMO_PKGS ;;
 bench) PKGS="$DEMO_PKGS python3" ;;
 all) PKGS=$ALL_PKGS ;;
-*) echo "usage: $0 [all|demo|bench]" >&2; exit 2 ;;
+*) echo "usage: $0 [--list] [all|demo|bench]" >&2; exit 2 ;;
 esac
+
+if [ $list = 1 ]; then
+	printf '%s\n' $PKGS
+	exit 0
+fi
 
 missing=""
 for p in $PKGS; do
