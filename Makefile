@@ -8,6 +8,8 @@
 #   make demo          boot a VM and run the main job end to end
 #                      [DEVICE=mem: Debian's kernel and QEMU, nvm_mem (default);
 #                       DEVICE=ocssd: our kernel and QEMU, its Open-Channel SSD]
+#   make demo-fresh    make demo in a minimal Debian 12 root (debootstrap
+#                      minbase + make, under chroot): the first run of a new user
 #   make deb           Debian packages lightnvm-dkms and lnvm into build/deb
 #   make check         build everything and run the tests [TESTS=pattern KERNEL=kcsan LONG=1]
 #   make powercut      100 power cuts on nvm_mem, then killed QEMU boots
@@ -48,12 +50,12 @@ TOOLS_BIN   := $(patsubst %.c,$(B)/tools/%,$(notdir $(TOOLS_SRC)))
 
 .PHONY: all modules modules_install kernel qemu tools initramfs testmods \
 	kernel-kcsan testmods-kcsan \
-	deps check demo bench deb powercut clean distclean help
+	deps check demo demo-fresh bench deb powercut clean distclean help
 
 all: modules
 
 help:
-	@sed -n '3,25p' $(TOP)/Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,27p' $(TOP)/Makefile | sed 's/^# \{0,1\}//'
 
 # Build in a tree of symlinks under build/ so that objects never land in
 # the source tree.
@@ -165,6 +167,12 @@ else
 	@$(MAKE) --no-print-directory -s modules tools initramfs
 	@QEMU=$(DEMO_QEMU) bash $(TOP)/tools/testing/lightnvm/check --demo $(DEMO_GROUP_$(DEVICE))
 endif
+
+# make demo-fresh: `make demo` as a new user meets it, in a minimal Debian 12
+# root made by debootstrap (build/fresh/root) with only `make` added; not
+# part of check (it downloads about 300 MB of packages)
+demo-fresh:
+	@bash $(TOP)/scripts/demo-fresh.sh
 
 # make bench: the benchmarks on Debian's stock kernel with the out-of-tree
 # modules under Debian's QEMU (as make demo), all in one boot; not part of
