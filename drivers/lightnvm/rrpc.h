@@ -418,26 +418,44 @@ struct rrpc_lun {
 
 /**
  * struct rrpc_stats - counters, exposed in sysfs
+ * @user_written: sectors acknowledged to writers
+ * @user_read: sectors returned to readers
+ * @media_written: sectors programmed, all streams
+ * @gc_moved: valid sectors rewritten by GC
+ * @padded: padding sectors programmed
+ * @discarded: sectors discarded or zeroed
+ * @erases: block erases issued
+ * @gc_victims: blocks reclaimed by GC
+ * @wl_victims: of those, for wear leveling
+ * @grown_bad: blocks retired (program or erase)
+ * @write_errors: failed programs (data rewritten)
+ * @read_errors: failed media reads
+ * @lost: sectors GC could not read
+ * @dropped: buffered sectors the device never took
+ * @trims_dropped: trim records GC found obsolete
+ * @host_errors: commands failed, not by the media
+ * @hot_written: user sectors written as hot
+ * @gc_hot: GC victims moved as hot
  */
 struct rrpc_stats {
-	atomic64_t	user_written;	/* sectors acknowledged to writers */
-	atomic64_t	user_read;	/* sectors returned to readers */
-	atomic64_t	media_written;	/* sectors programmed, all streams */
-	atomic64_t	gc_moved;	/* valid sectors rewritten by GC */
-	atomic64_t	padded;		/* padding sectors programmed */
-	atomic64_t	discarded;	/* sectors discarded or zeroed */
-	atomic64_t	erases;		/* block erases issued */
-	atomic64_t	gc_victims;	/* blocks reclaimed by GC */
-	atomic64_t	wl_victims;	/* of those, for wear leveling */
-	atomic64_t	grown_bad;	/* blocks retired (program or erase) */
-	atomic64_t	write_errors;	/* failed programs (data rewritten) */
-	atomic64_t	read_errors;	/* failed media reads */
-	atomic64_t	lost;		/* sectors GC could not read */
-	atomic64_t	dropped;	/* buffered sectors the device never took */
-	atomic64_t	trims_dropped;	/* trim records GC found obsolete */
-	atomic64_t	host_errors;	/* commands failed, not by the media */
-	atomic64_t	hot_written;	/* user sectors written as hot */
-	atomic64_t	gc_hot;		/* GC victims moved as hot */
+	atomic64_t	user_written;
+	atomic64_t	user_read;
+	atomic64_t	media_written;
+	atomic64_t	gc_moved;
+	atomic64_t	padded;
+	atomic64_t	discarded;
+	atomic64_t	erases;
+	atomic64_t	gc_victims;
+	atomic64_t	wl_victims;
+	atomic64_t	grown_bad;
+	atomic64_t	write_errors;
+	atomic64_t	read_errors;
+	atomic64_t	lost;
+	atomic64_t	dropped;
+	atomic64_t	trims_dropped;
+	atomic64_t	host_errors;
+	atomic64_t	hot_written;
+	atomic64_t	gc_hot;
 };
 
 /* How a target got its state at creation (struct rrpc_recovery.mode). */

@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * rrpc: block allocation and garbage collection. Blocks come from the
- * media manager and are erased before their first program; each LUN has
- * one open block for user writes and one for GC writes (the most erased
- * free block: GC data is cold). GC runs per LUN in a work item, moves the
- * valid sectors of the best victim by cost-benefit (rrpc_gc_pick_cb())
- * into the LUN's GC block and gives the victim back; it fills its last
- * unit from the next victims rather than pad it. Wear: user writes take
- * the least erased free block, GC the most erased one, and GC moves the
- * data of the least erased block when the erase counts spread.
+ * media manager and are erased before their first program. Each LUN has
+ * a user and a GC open block per temperature stream: one cold stream, or
+ * a cold and a hot one with hot/cold separation (rrpc->temps). GC runs
+ * per LUN in a work item, moves the valid sectors of the best victim by
+ * cost-benefit (rrpc_gc_pick_cb()) into the LUN's GC block of the
+ * victim's majority temperature (rrpc_gc_temp()) and gives the victim
+ * back; it fills its last unit from the next victims rather than pad it.
+ * Wear: user streams take the least erased free block, GC streams the
+ * most erased one (data GC moves has outlived a whole block, so even the
+ * hot GC stream holds data colder than new user writes), and GC moves
+ * the data of the least erased block when the erase counts spread.
  */
 
 #define pr_fmt(fmt) "rrpc: " fmt
@@ -122,9 +125,10 @@ static int rrpc_erase(struct rrpc_lun *rlun, struct rrpc_block *rblk,
 }
 
 /*
- * A free block for a stream: GC's gets the most erased free block (the
- * data GC moves is cold: it parks there and lets that block rest), user
- * writes the least erased one (hot data: the block soon comes back). The
+ * A free block for a stream: GC's get the most erased free block (data
+ * GC moves has outlived a block: it parks there and lets that block
+ * rest), user writes the least erased one (new data: the block soon
+ * comes back). The
  * media manager's oldest free block is the fallback. A user writer never
  * takes the last %RRPC_GC_RSV free blocks: checked here under the LUN's
  * lock, which the GC stream's claims take too.

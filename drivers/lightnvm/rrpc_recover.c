@@ -117,6 +117,7 @@ EXPORT_SYMBOL_IF_KUNIT(rrpc_merge_count);
  * after the record. Free blocks are erased before they go back.
  *
  * Context: any.
+ * Return: true while the record must be kept, false once it is obsolete.
  */
 bool rrpc_trim_needed(struct rrpc *rrpc, u64 seq)
 {
@@ -169,6 +170,8 @@ EXPORT_SYMBOL_IF_KUNIT(rrpc_scan_classify);
  * @oob: the sector's OOB bytes
  *
  * Same on-media format version, same LUN range.
+ *
+ * Return: true if @oob carries this target's format and LUN range.
  */
 bool rrpc_oob_ours(struct rrpc *rrpc, const struct rrpc_oob *oob)
 {
@@ -818,6 +821,9 @@ static void rrpc_merge(struct rrpc *rrpc, struct rrpc_scan *scans, u64 *pseq,
 /**
  * rrpc_ckpt_hdr_valid() - is this a checkpoint header of this format?
  * @h: the first sector of a checkpoint block
+ *
+ * Return: true if @h has the checkpoint magic, this format's version
+ * and a matching CRC.
  */
 bool rrpc_ckpt_hdr_valid(const struct rrpc_ckpt_hdr *h)
 {
