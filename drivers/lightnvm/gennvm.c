@@ -20,21 +20,21 @@
 #include <trace/events/lightnvm.h>
 
 /* A pending update of the device's bad block table. */
-struct gen_mark {
+struct gennvm_mark {
 	struct list_head	list;
 	struct ppa_addr		ppa;	/* generic, ch/lun/blk */
 	int			type;
 };
 
-static inline struct gen_lun *to_gen_lun(struct nvm_lun *vlun)
+static inline struct gennvm_lun *to_gennvm_lun(struct nvm_lun *vlun)
 {
-	return container_of(vlun, struct gen_lun, vlun);
+	return container_of(vlun, struct gennvm_lun, vlun);
 }
 
 /* ---------------------------------------------------- per-LUN list logic */
 
 /* Put every block on the list its folded table state asks for. */
-static void gen_lun_build(struct gen_lun *lun, const u8 *states)
+static void gennvm_lun_build(struct gennvm_lun *lun, const u8 *states)
 {
 	unsigned int i;
 
@@ -85,7 +85,7 @@ static void gen_lun_build(struct gen_lun *lun, const u8 *states)
  * Context: process.
  * Return: 0 or -ENOMEM.
  */
-VISIBLE_IF_KUNIT int gennvm_lun_init(struct gen_lun *lun, int id, int chnl_id,
+VISIBLE_IF_KUNIT int gennvm_lun_init(struct gennvm_lun *lun, int id, int chnl_id,
 				     int lun_id, int nr_blks, const u8 *states)
 {
 	unsigned long flags;
@@ -101,7 +101,7 @@ VISIBLE_IF_KUNIT int gennvm_lun_init(struct gen_lun *lun, int id, int chnl_id,
 	spin_lock_init(&lun->vlun.lock);
 
 	spin_lock_irqsave(&lun->vlun.lock, flags);
-	gen_lun_build(lun, states);
+	gennvm_lun_build(lun, states);
 	spin_unlock_irqrestore(&lun->vlun.lock, flags);
 	return 0;
 }
@@ -113,7 +113,7 @@ EXPORT_SYMBOL_IF_KUNIT(gennvm_lun_init);
  *
  * Context: process.
  */
-VISIBLE_IF_KUNIT void gennvm_lun_free(struct gen_lun *lun)
+VISIBLE_IF_KUNIT void gennvm_lun_free(struct gennvm_lun *lun)
 {
 	WARN_ON_ONCE(lun->nr_used_blocks);
 	kvfree(lun->vlun.blocks);
@@ -129,7 +129,7 @@ EXPORT_SYMBOL_IF_KUNIT(gennvm_lun_free);
  * Context: any.
  * Return: 0, or -EBUSY if blocks are handed out.
  */
-VISIBLE_IF_KUNIT int gennvm_lun_reload(struct gen_lun *lun, const u8 *states)
+VISIBLE_IF_KUNIT int gennvm_lun_reload(struct gennvm_lun *lun, const u8 *states)
 {
 	unsigned long flags;
 	int ret = 0;
@@ -138,14 +138,14 @@ VISIBLE_IF_KUNIT int gennvm_lun_reload(struct gen_lun *lun, const u8 *states)
 	if (WARN_ON_ONCE(lun->nr_used_blocks))
 		ret = -EBUSY;
 	else
-		gen_lun_build(lun, states);
+		gennvm_lun_build(lun, states);
 	spin_unlock_irqrestore(&lun->vlun.lock, flags);
 	return ret;
 }
 EXPORT_SYMBOL_IF_KUNIT(gennvm_lun_reload);
 
 /* A free block goes to a target. Context: the LUN's lock held. */
-static void gen_lun_hand_out(struct gen_lun *lun, struct nvm_block *blk)
+static void gennvm_lun_hand_out(struct gennvm_lun *lun, struct nvm_block *blk)
 {
 	lockdep_assert_held(&lun->vlun.lock);
 	list_move_tail(&blk->list, &lun->used_list);
@@ -163,7 +163,7 @@ static void gen_lun_hand_out(struct gen_lun *lun, struct nvm_block *blk)
  * Context: any.
  * Return: the block, now on the used list, or %NULL.
  */
-VISIBLE_IF_KUNIT struct nvm_block *gennvm_lun_get_blk(struct gen_lun *lun,
+VISIBLE_IF_KUNIT struct nvm_block *gennvm_lun_get_blk(struct gennvm_lun *lun,
 						      unsigned long flags)
 {
 	struct nvm_block *blk = NULL;
@@ -176,7 +176,7 @@ VISIBLE_IF_KUNIT struct nvm_block *gennvm_lun_get_blk(struct gen_lun *lun,
 	    lun->vlun.nr_free_blocks <= NVM_LUN_GC_RESERVE)
 		goto out;
 	blk = list_first_entry(&lun->free_list, struct nvm_block, list);
-	gen_lun_hand_out(lun, blk);
+	gennvm_lun_hand_out(lun, blk);
 out:
 	spin_unlock_irqrestore(&lun->vlun.lock, irqflags);
 	return blk;
@@ -194,7 +194,7 @@ EXPORT_SYMBOL_IF_KUNIT(gennvm_lun_get_blk);
  * Context: any.
  * Return: the block, now on the used list, or %NULL if it is not free.
  */
-VISIBLE_IF_KUNIT struct nvm_block *gennvm_lun_claim_blk(struct gen_lun *lun,
+VISIBLE_IF_KUNIT struct nvm_block *gennvm_lun_claim_blk(struct gennvm_lun *lun,
 							unsigned int blkid)
 {
 	struct nvm_block *blk;
@@ -205,7 +205,7 @@ VISIBLE_IF_KUNIT struct nvm_block *gennvm_lun_claim_blk(struct gen_lun *lun,
 	blk = &lun->vlun.blocks[blkid];
 	spin_lock_irqsave(&lun->vlun.lock, irqflags);
 	if (blk->state == NVM_BLK_ST_FREE)
-		gen_lun_hand_out(lun, blk);
+		gennvm_lun_hand_out(lun, blk);
 	else
 		blk = NULL;
 	spin_unlock_irqrestore(&lun->vlun.lock, irqflags);
@@ -222,7 +222,7 @@ EXPORT_SYMBOL_IF_KUNIT(gennvm_lun_claim_blk);
  *
  * Context: any.
  */
-VISIBLE_IF_KUNIT void gennvm_lun_put_blk(struct gen_lun *lun,
+VISIBLE_IF_KUNIT void gennvm_lun_put_blk(struct gennvm_lun *lun,
 					 struct nvm_block *blk)
 {
 	unsigned long flags;
@@ -262,7 +262,7 @@ EXPORT_SYMBOL_IF_KUNIT(gennvm_lun_put_blk);
  * Context: any.
  * Return: true if the block was not known bad before.
  */
-VISIBLE_IF_KUNIT bool gennvm_lun_mark_bad(struct gen_lun *lun, unsigned int blkid)
+VISIBLE_IF_KUNIT bool gennvm_lun_mark_bad(struct gennvm_lun *lun, unsigned int blkid)
 {
 	struct nvm_block *blk;
 	unsigned long flags;
@@ -300,7 +300,7 @@ EXPORT_SYMBOL_IF_KUNIT(gennvm_lun_mark_bad);
  *
  * Context: any.
  */
-VISIBLE_IF_KUNIT void gennvm_lun_stats(struct gen_lun *lun,
+VISIBLE_IF_KUNIT void gennvm_lun_stats(struct gennvm_lun *lun,
 				       struct nvm_lun_stats *st)
 {
 	unsigned long flags;
@@ -351,8 +351,8 @@ EXPORT_SYMBOL_IF_KUNIT(gennvm_factory_action);
 /* ------------------------------------------------- bad block table updates */
 
 /* Write the states of all planes of the block at @ppa. Process context. */
-static int gen_set_blk_state(struct nvm_dev *dev, struct ppa_addr ppa,
-			     int type)
+static int gennvm_set_blk_state(struct nvm_dev *dev, struct ppa_addr ppa,
+				int type)
 {
 	struct ppa_addr ppas[NVM_PLANE_QUAD];
 	int pl, ret;
@@ -369,10 +369,10 @@ static int gen_set_blk_state(struct nvm_dev *dev, struct ppa_addr ppa,
 	return ret == -EOPNOTSUPP ? 0 : ret;
 }
 
-static void gen_mark_work(struct work_struct *work)
+static void gennvm_mark_work(struct work_struct *work)
 {
-	struct gen_dev *gn = container_of(work, struct gen_dev, mark_work);
-	struct gen_mark *m, *tmp;
+	struct gennvm_dev *gn = container_of(work, struct gennvm_dev, mark_work);
+	struct gennvm_mark *m, *tmp;
 	unsigned long flags;
 	LIST_HEAD(todo);
 
@@ -381,18 +381,18 @@ static void gen_mark_work(struct work_struct *work)
 	spin_unlock_irqrestore(&gn->lock, flags);
 
 	list_for_each_entry_safe(m, tmp, &todo, list) {
-		gen_set_blk_state(gn->dev, m->ppa, m->type);
+		gennvm_set_blk_state(gn->dev, m->ppa, m->type);
 		list_del(&m->list);
 		kfree(m);
 	}
 }
 
-static void gen_mark_blk(struct nvm_dev *dev, struct ppa_addr ppa, int type)
+static void gennvm_mark_blk(struct nvm_dev *dev, struct ppa_addr ppa, int type)
 {
-	struct gen_dev *gn = dev->mmp;
+	struct gennvm_dev *gn = dev->mmp;
 	const struct nvm_geo *geo = &dev->geo;
-	struct gen_lun *lun;
-	struct gen_mark *m;
+	struct gennvm_lun *lun;
+	struct gennvm_mark *m;
 	unsigned long flags;
 	bool changed = false;
 
@@ -430,56 +430,56 @@ static void gen_mark_blk(struct nvm_dev *dev, struct ppa_addr ppa, int type)
 
 /* ---------------------------------------------------- media manager ops */
 
-static struct nvm_block *gen_get_blk(struct nvm_dev *dev, struct nvm_lun *vlun,
-				     unsigned long flags)
+static struct nvm_block *gennvm_get_blk(struct nvm_dev *dev, struct nvm_lun *vlun,
+					unsigned long flags)
 {
-	struct nvm_block *blk = gennvm_lun_get_blk(to_gen_lun(vlun), flags);
+	struct nvm_block *blk = gennvm_lun_get_blk(to_gennvm_lun(vlun), flags);
 
 	if (blk)
 		trace_gennvm_get_blk(dev, blk);
 	return blk;
 }
 
-static struct nvm_block *gen_claim_blk(struct nvm_dev *dev,
-				       struct nvm_lun *vlun, unsigned int blkid)
+static struct nvm_block *gennvm_claim_blk(struct nvm_dev *dev,
+					  struct nvm_lun *vlun, unsigned int blkid)
 {
-	struct nvm_block *blk = gennvm_lun_claim_blk(to_gen_lun(vlun), blkid);
+	struct nvm_block *blk = gennvm_lun_claim_blk(to_gennvm_lun(vlun), blkid);
 
 	if (blk)
 		trace_gennvm_claim_blk(dev, blk);
 	return blk;
 }
 
-static void gen_put_blk(struct nvm_dev *dev, struct nvm_block *blk)
+static void gennvm_put_blk(struct nvm_dev *dev, struct nvm_block *blk)
 {
 	trace_gennvm_put_blk(dev, blk);
-	gennvm_lun_put_blk(to_gen_lun(blk->lun), blk);
+	gennvm_lun_put_blk(to_gennvm_lun(blk->lun), blk);
 }
 
-static int gen_erase_blk(struct nvm_dev *dev, struct nvm_block *blk,
-			 unsigned long flags)
+static int gennvm_erase_blk(struct nvm_dev *dev, struct nvm_block *blk,
+			    unsigned long flags)
 {
 	struct ppa_addr ppa = nvm_blk_to_ppa(dev, blk);
 	int ret;
 
 	ret = nvm_erase_ppa(dev, ppa);
 	if (ret == -EIO)
-		gen_mark_blk(dev, ppa, NVM_BLK_T_GRWN_BAD);
+		gennvm_mark_blk(dev, ppa, NVM_BLK_T_GRWN_BAD);
 	return ret;
 }
 
-static struct nvm_lun *gen_get_lun(struct nvm_dev *dev, int lunid)
+static struct nvm_lun *gennvm_get_lun(struct nvm_dev *dev, int lunid)
 {
-	struct gen_dev *gn = dev->mmp;
+	struct gennvm_dev *gn = dev->mmp;
 
 	if (WARN_ON_ONCE(lunid < 0 || lunid >= gn->nr_luns))
 		return NULL;
 	return &gn->luns[lunid].vlun;
 }
 
-static int gen_reserve_lun(struct nvm_dev *dev, int begin, int end)
+static int gennvm_reserve_lun(struct nvm_dev *dev, int begin, int end)
 {
-	struct gen_dev *gn = dev->mmp;
+	struct gennvm_dev *gn = dev->mmp;
 	unsigned long flags;
 	int ret = 0;
 
@@ -494,9 +494,9 @@ static int gen_reserve_lun(struct nvm_dev *dev, int begin, int end)
 	return ret;
 }
 
-static void gen_release_lun(struct nvm_dev *dev, int begin, int end)
+static void gennvm_release_lun(struct nvm_dev *dev, int begin, int end)
 {
-	struct gen_dev *gn = dev->mmp;
+	struct gennvm_dev *gn = dev->mmp;
 	unsigned long flags;
 
 	if (WARN_ON_ONCE(begin < 0 || end < begin || end >= gn->nr_luns))
@@ -507,9 +507,9 @@ static void gen_release_lun(struct nvm_dev *dev, int begin, int end)
 	spin_unlock_irqrestore(&gn->lock, flags);
 }
 
-static void gen_free_blocks(struct nvm_dev *dev, u64 *nr_free, u64 *nr_bad)
+static void gennvm_free_blocks(struct nvm_dev *dev, u64 *nr_free, u64 *nr_bad)
 {
-	struct gen_dev *gn = dev->mmp;
+	struct gennvm_dev *gn = dev->mmp;
 	unsigned long flags;
 	int i;
 
@@ -525,10 +525,10 @@ static void gen_free_blocks(struct nvm_dev *dev, u64 *nr_free, u64 *nr_bad)
 	}
 }
 
-static int gen_lun_stats_op(struct nvm_dev *dev, int lunid,
-			    struct nvm_lun_stats *st)
+static int gennvm_lun_stats_op(struct nvm_dev *dev, int lunid,
+			       struct nvm_lun_stats *st)
 {
-	struct gen_dev *gn = dev->mmp;
+	struct gennvm_dev *gn = dev->mmp;
 
 	if (lunid < 0 || lunid >= gn->nr_luns) {
 		pr_err("%s: LUN %d out of range (0..%d)\n", dev->name, lunid,
@@ -540,7 +540,7 @@ static int gen_lun_stats_op(struct nvm_dev *dev, int lunid,
 }
 
 /* Read and fold the table of LUN @i into @blks. */
-static int gen_read_bbt(struct nvm_dev *dev, int i, u8 *blks)
+static int gennvm_read_bbt(struct nvm_dev *dev, int i, u8 *blks)
 {
 	const struct nvm_geo *geo = &dev->geo;
 	int ch = i / geo->luns_per_chnl, lun = i % geo->luns_per_chnl;
@@ -557,14 +557,14 @@ static int gen_read_bbt(struct nvm_dev *dev, int i, u8 *blks)
 }
 
 /* Erase and unmark the blocks of LUN @i per @flags, then reload its lists. */
-static int gen_factory_lun(struct gen_dev *gn, int i, u8 *blks, int flags)
+static int gennvm_factory_lun(struct gennvm_dev *gn, int i, u8 *blks, int flags)
 {
 	struct nvm_dev *dev = gn->dev;
-	struct gen_lun *lun = &gn->luns[i];
+	struct gennvm_lun *lun = &gn->luns[i];
 	unsigned int blk;
 	int ret;
 
-	ret = gen_read_bbt(dev, i, blks);
+	ret = gennvm_read_bbt(dev, i, blks);
 	if (ret)
 		return ret;
 	for (blk = 0; blk < lun->nr_blocks; blk++) {
@@ -578,7 +578,7 @@ static int gen_factory_lun(struct gen_dev *gn, int i, u8 *blks, int flags)
 		ppa.g.blk = blk;
 		/* unmark first: a device may refuse to erase a bad block */
 		if (reset) {
-			ret = gen_set_blk_state(dev, ppa, NVM_BLK_T_FREE);
+			ret = gennvm_set_blk_state(dev, ppa, NVM_BLK_T_FREE);
 			if (ret)
 				return ret;
 			trace_gennvm_mark_blk(dev, ppa, NVM_BLK_T_FREE, true);
@@ -588,22 +588,22 @@ static int gen_factory_lun(struct gen_dev *gn, int i, u8 *blks, int flags)
 			pr_warn("%s: erase of block %u of channel %d LUN %d failed; marking it grown bad\n",
 				dev->name, blk, lun->vlun.chnl_id,
 				lun->vlun.lun_id);
-			ret = gen_set_blk_state(dev, ppa, NVM_BLK_T_GRWN_BAD);
+			ret = gennvm_set_blk_state(dev, ppa, NVM_BLK_T_GRWN_BAD);
 			trace_gennvm_mark_blk(dev, ppa, NVM_BLK_T_GRWN_BAD,
 					      true);
 		}
 		if (ret)
 			return ret;
 	}
-	ret = gen_read_bbt(dev, i, blks);
+	ret = gennvm_read_bbt(dev, i, blks);
 	if (ret)
 		return ret;
 	return gennvm_lun_reload(lun, blks);
 }
 
-static int gen_factory(struct nvm_dev *dev, int flags)
+static int gennvm_factory(struct nvm_dev *dev, int flags)
 {
-	struct gen_dev *gn = dev->mmp;
+	struct gennvm_dev *gn = dev->mmp;
 	const struct nvm_geo *geo = &dev->geo;
 	unsigned long irqflags;
 	bool busy;
@@ -624,23 +624,23 @@ static int gen_factory(struct nvm_dev *dev, int flags)
 	if (!blks)
 		return -ENOMEM;
 	for (i = 0; i < gn->nr_luns && !ret; i++)
-		ret = gen_factory_lun(gn, i, blks, flags);
+		ret = gennvm_factory_lun(gn, i, blks, flags);
 	kvfree(blks);
 	if (!ret)
 		pr_info("%s: factory reset done (flags 0x%x)\n", dev->name, flags);
 	return ret;
 }
 
-static void gen_free_luns(struct gen_dev *gn, int nr)
+static void gennvm_free_luns(struct gennvm_dev *gn, int nr)
 {
 	while (nr--)
 		gennvm_lun_free(&gn->luns[nr]);
 }
 
-static int gen_register(struct nvm_dev *dev)
+static int gennvm_register(struct nvm_dev *dev)
 {
 	const struct nvm_geo *geo = &dev->geo;
-	struct gen_dev *gn;
+	struct gennvm_dev *gn;
 	u64 nr_free = 0, nr_bad = 0;
 	u8 *blks;
 	int i, ret;
@@ -662,7 +662,7 @@ static int gen_register(struct nvm_dev *dev)
 	gn->nr_luns = geo->nr_luns;
 	spin_lock_init(&gn->lock);
 	INIT_LIST_HEAD(&gn->marks);
-	INIT_WORK(&gn->mark_work, gen_mark_work);
+	INIT_WORK(&gn->mark_work, gennvm_mark_work);
 
 	/* 128 x 255 LUNs exceed kmalloc()'s 4 MiB with lock debugging */
 	gn->luns = kvcalloc(gn->nr_luns, sizeof(*gn->luns), GFP_KERNEL);
@@ -682,7 +682,7 @@ static int gen_register(struct nvm_dev *dev)
 	}
 
 	for (i = 0; i < gn->nr_luns; i++) {
-		ret = gen_read_bbt(dev, i, blks);
+		ret = gennvm_read_bbt(dev, i, blks);
 		if (ret)
 			goto err_free_luns;
 		ret = gennvm_lun_init(&gn->luns[i], i, i / geo->luns_per_chnl,
@@ -701,7 +701,7 @@ static int gen_register(struct nvm_dev *dev)
 	return 0;
 
 err_free_luns:
-	gen_free_luns(gn, i);
+	gennvm_free_luns(gn, i);
 	kvfree(blks);
 err_free_bitmap:
 	bitmap_free(gn->reserved);
@@ -712,52 +712,52 @@ err_free_gn:
 	return ret;
 }
 
-static void gen_unregister(struct nvm_dev *dev)
+static void gennvm_unregister(struct nvm_dev *dev)
 {
-	struct gen_dev *gn = dev->mmp;
+	struct gennvm_dev *gn = dev->mmp;
 
 	if (WARN_ON_ONCE(!gn))
 		return;
 	WARN_ON_ONCE(!bitmap_empty(gn->reserved, gn->nr_luns));
 	flush_work(&gn->mark_work);
-	gen_free_luns(gn, gn->nr_luns);
+	gennvm_free_luns(gn, gn->nr_luns);
 	bitmap_free(gn->reserved);
 	kvfree(gn->luns);
 	kfree(gn);
 	dev->mmp = NULL;
 }
 
-static struct nvm_mm_type gen_mm = {
+static struct nvm_mm_type gennvm_mm = {
 	.name		= "gennvm",
 	.version	= { 1, 0, 0 },
-	.register_mgr	= gen_register,
-	.unregister_mgr	= gen_unregister,
-	.get_blk	= gen_get_blk,
-	.claim_blk	= gen_claim_blk,
-	.put_blk	= gen_put_blk,
-	.erase_blk	= gen_erase_blk,
-	.mark_blk	= gen_mark_blk,
-	.get_lun	= gen_get_lun,
-	.reserve_lun	= gen_reserve_lun,
-	.release_lun	= gen_release_lun,
-	.factory	= gen_factory,
-	.free_blocks	= gen_free_blocks,
-	.lun_stats	= gen_lun_stats_op,
+	.register_mgr	= gennvm_register,
+	.unregister_mgr	= gennvm_unregister,
+	.get_blk	= gennvm_get_blk,
+	.claim_blk	= gennvm_claim_blk,
+	.put_blk	= gennvm_put_blk,
+	.erase_blk	= gennvm_erase_blk,
+	.mark_blk	= gennvm_mark_blk,
+	.get_lun	= gennvm_get_lun,
+	.reserve_lun	= gennvm_reserve_lun,
+	.release_lun	= gennvm_release_lun,
+	.factory	= gennvm_factory,
+	.free_blocks	= gennvm_free_blocks,
+	.lun_stats	= gennvm_lun_stats_op,
 	.owner		= THIS_MODULE,
 };
 
-static int __init gen_module_init(void)
+static int __init gennvm_module_init(void)
 {
-	return nvm_register_mm(&gen_mm);
+	return nvm_register_mm(&gennvm_mm);
 }
 
-static void __exit gen_module_exit(void)
+static void __exit gennvm_module_exit(void)
 {
-	nvm_unregister_mm(&gen_mm);
+	nvm_unregister_mm(&gennvm_mm);
 }
 
-module_init(gen_module_init);
-module_exit(gen_module_exit);
+module_init(gennvm_module_init);
+module_exit(gennvm_module_exit);
 
 MODULE_DESCRIPTION("General media manager for Open-Channel SSDs (LightNVM)");
 MODULE_LICENSE("GPL");

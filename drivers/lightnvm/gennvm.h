@@ -19,7 +19,7 @@
 #define GENNVM_MAX_DESC_BYTES	SZ_1G
 
 /**
- * struct gen_lun - a LUN as gennvm keeps it
+ * struct gennvm_lun - a LUN as gennvm keeps it
  * @vlun: the part targets see; @vlun.lock protects the lists below,
  *	the counters and the state of every block of the LUN. It is taken
  *	with interrupts disabled (blocks are marked bad from completions).
@@ -32,7 +32,7 @@
  *	went bad since it was read
  * @nr_blocks: blocks in the LUN
  */
-struct gen_lun {
+struct gennvm_lun {
 	struct nvm_lun		vlun;
 	struct list_head	free_list;
 	struct list_head	used_list;
@@ -44,20 +44,20 @@ struct gen_lun {
 };
 
 /**
- * struct gen_dev - gennvm's state for one device (&nvm_dev.mmp)
+ * struct gennvm_dev - gennvm's state for one device (&nvm_dev.mmp)
  * @dev: the device
  * @nr_luns: LUNs of the device
  * @luns: the LUNs, indexed by device LUN index
  * @lock: protects @reserved and @marks; taken with interrupts disabled,
  *	never together with a LUN lock
  * @reserved: bitmap of the LUNs reserved by targets
- * @marks: pending bad block table updates (&struct gen_mark)
+ * @marks: pending bad block table updates (&struct gennvm_mark)
  * @mark_work: writes @marks to the device
  */
-struct gen_dev {
+struct gennvm_dev {
 	struct nvm_dev		*dev;
 	int			nr_luns;
-	struct gen_lun		*luns;
+	struct gennvm_lun		*luns;
 	spinlock_t		lock;	/* see above */
 	unsigned long		*reserved;
 	struct list_head	marks;
@@ -65,15 +65,15 @@ struct gen_dev {
 };
 
 #if IS_ENABLED(CONFIG_KUNIT)
-int gennvm_lun_init(struct gen_lun *lun, int id, int chnl_id, int lun_id,
+int gennvm_lun_init(struct gennvm_lun *lun, int id, int chnl_id, int lun_id,
 		    int nr_blks, const u8 *states);
-void gennvm_lun_free(struct gen_lun *lun);
-int gennvm_lun_reload(struct gen_lun *lun, const u8 *states);
-struct nvm_block *gennvm_lun_get_blk(struct gen_lun *lun, unsigned long flags);
-struct nvm_block *gennvm_lun_claim_blk(struct gen_lun *lun, unsigned int blkid);
-void gennvm_lun_put_blk(struct gen_lun *lun, struct nvm_block *blk);
-bool gennvm_lun_mark_bad(struct gen_lun *lun, unsigned int blkid);
-void gennvm_lun_stats(struct gen_lun *lun, struct nvm_lun_stats *st);
+void gennvm_lun_free(struct gennvm_lun *lun);
+int gennvm_lun_reload(struct gennvm_lun *lun, const u8 *states);
+struct nvm_block *gennvm_lun_get_blk(struct gennvm_lun *lun, unsigned long flags);
+struct nvm_block *gennvm_lun_claim_blk(struct gennvm_lun *lun, unsigned int blkid);
+void gennvm_lun_put_blk(struct gennvm_lun *lun, struct nvm_block *blk);
+bool gennvm_lun_mark_bad(struct gennvm_lun *lun, unsigned int blkid);
+void gennvm_lun_stats(struct gennvm_lun *lun, struct nvm_lun_stats *st);
 int gennvm_factory_action(u8 state, int flags, bool *reset);
 #endif
 

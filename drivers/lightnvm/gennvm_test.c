@@ -26,7 +26,7 @@ static unsigned int list_len(struct list_head *head)
 }
 
 /* Counters match the lists, and every block is on exactly one list. */
-static void check_accounting(struct kunit *test, struct gen_lun *lun)
+static void check_accounting(struct kunit *test, struct gennvm_lun *lun)
 {
 	unsigned int nf = list_len(&lun->free_list);
 	unsigned int nu = list_len(&lun->used_list);
@@ -38,8 +38,8 @@ static void check_accounting(struct kunit *test, struct gen_lun *lun)
 	KUNIT_EXPECT_EQ(test, nf + nu + nb, lun->nr_blocks);
 }
 
-static void gen_init_lun(struct kunit *test, struct gen_lun *lun,
-			 const u8 *states)
+static void gennvm_init_lun(struct kunit *test, struct gennvm_lun *lun,
+			    const u8 *states)
 {
 	memset(lun, 0, sizeof(*lun));
 	KUNIT_ASSERT_EQ(test, gennvm_lun_init(lun, 3, 1, 1, NR_BLKS, states), 0);
@@ -48,14 +48,14 @@ static void gen_init_lun(struct kunit *test, struct gen_lun *lun,
 static void gennvm_init_from_table(struct kunit *test)
 {
 	u8 states[NR_BLKS] = { };
-	struct gen_lun lun;
+	struct gennvm_lun lun;
 	struct nvm_block *blk;
 
 	states[0] = NVM_BLK_T_BAD;
 	states[5] = NVM_BLK_T_GRWN_BAD;
 	states[6] = NVM_BLK_T_DEV;
 	states[7] = NVM_BLK_T_HOST;
-	gen_init_lun(test, &lun, states);
+	gennvm_init_lun(test, &lun, states);
 
 	KUNIT_EXPECT_EQ(test, lun.vlun.nr_free_blocks, NR_BLKS - 4);
 	KUNIT_EXPECT_EQ(test, lun.vlun.nr_bad_blocks, 4U);
@@ -77,12 +77,12 @@ static void gennvm_get_never_bad(struct kunit *test)
 {
 	u8 states[NR_BLKS] = { };
 	struct nvm_block *got[NR_BLKS];
-	struct gen_lun lun;
+	struct gennvm_lun lun;
 	int n = 0, i;
 
 	states[2] = NVM_BLK_T_BAD;
 	states[9] = NVM_BLK_T_GRWN_BAD;
-	gen_init_lun(test, &lun, states);
+	gennvm_init_lun(test, &lun, states);
 
 	while ((got[n] = gennvm_lun_get_blk(&lun, NVM_IOTYPE_NONE))) {
 		KUNIT_EXPECT_EQ(test, states[got[n]->id], NVM_BLK_T_FREE);
@@ -122,11 +122,11 @@ static void gennvm_claim(struct kunit *test)
 {
 	u8 states[NR_BLKS] = { };
 	struct nvm_block *a, *got[NR_BLKS];
-	struct gen_lun lun;
+	struct gennvm_lun lun;
 	int n = 0, i;
 
 	states[5] = NVM_BLK_T_GRWN_BAD;
-	gen_init_lun(test, &lun, states);
+	gennvm_init_lun(test, &lun, states);
 
 	KUNIT_EXPECT_NULL(test, gennvm_lun_claim_blk(&lun, 5));
 	KUNIT_EXPECT_NULL(test, gennvm_lun_claim_blk(&lun, NR_BLKS));
@@ -165,9 +165,9 @@ static void gennvm_claim(struct kunit *test)
 static void gennvm_mark_used_then_put(struct kunit *test)
 {
 	struct nvm_block *a, *b;
-	struct gen_lun lun;
+	struct gennvm_lun lun;
 
-	gen_init_lun(test, &lun, NULL);
+	gennvm_init_lun(test, &lun, NULL);
 	a = gennvm_lun_get_blk(&lun, NVM_IOTYPE_NONE);
 	b = gennvm_lun_get_blk(&lun, NVM_IOTYPE_NONE);
 	KUNIT_ASSERT_NOT_NULL(test, a);
@@ -201,10 +201,10 @@ static void gennvm_mark_used_then_put(struct kunit *test)
 /* A free block marked bad leaves the free list at once. */
 static void gennvm_mark_free(struct kunit *test)
 {
-	struct gen_lun lun;
+	struct gennvm_lun lun;
 	struct nvm_block *blk;
 
-	gen_init_lun(test, &lun, NULL);
+	gennvm_init_lun(test, &lun, NULL);
 	KUNIT_EXPECT_TRUE(test, gennvm_lun_mark_bad(&lun, 0));
 	KUNIT_EXPECT_TRUE(test, gennvm_lun_mark_bad(&lun, NR_BLKS - 1));
 	KUNIT_EXPECT_EQ(test, lun.vlun.nr_free_blocks, NR_BLKS - 2);
@@ -222,10 +222,10 @@ static void gennvm_mark_free(struct kunit *test)
 static void gennvm_reload(struct kunit *test)
 {
 	u8 states[NR_BLKS] = { };
-	struct gen_lun lun;
+	struct gennvm_lun lun;
 
 	states[1] = NVM_BLK_T_GRWN_BAD;
-	gen_init_lun(test, &lun, states);
+	gennvm_init_lun(test, &lun, states);
 	KUNIT_EXPECT_EQ(test, lun.vlun.nr_bad_blocks, 1U);
 	states[1] = NVM_BLK_T_FREE;
 	states[4] = NVM_BLK_T_BAD;
