@@ -88,6 +88,12 @@ static_assert(BIT(RRPC_SECTOR_SHIFT) == RRPC_SECTOR_SIZE);
 #define RRPC_UNITS_PER_LUN	4	/* write buffer units per LUN */
 
 /*
+ * Trim records that may wait outside the write buffer (it is full and the
+ * target out of space) until GC programs them; more make discards wait.
+ */
+#define RRPC_TPEND_UNBUF	64
+
+/*
  * Hot/cold separation (temperature streams). Each logical sector has a
  * write count that halves every RRPC_HEAT_PERIOD capacities of user
  * writes (struct rrpc_heat); a write that brings it to RRPC_HEAT_HOT or
@@ -283,6 +289,9 @@ struct rrpc_lun;
  * @min_seq: lowest sequence number of the data and records programmed in
  *	it since its erase (U64_MAX: none); a trim record must outlive every
  *	block that may hold older data
+ * @trim_seq: sequence number of the newest trim record that unmapped a
+ *	sector of it since its erase, 0 if none (map_lock); GC makes that
+ *	record durable before it erases the block (rrpc_gc_trims())
  * @close_seq: when it was closed, for GC's age tie-break (rlun->lock)
  * @erase_count: erases rrpc issued to it since the target was created
  *	(rrpc_erase(), the LUN's GC or writer; read under rlun->lock)
@@ -300,9 +309,30 @@ struct rrpc_block {
 	bool			bad;
 	bool			erased;
 	u64			min_seq;
+	u64			trim_seq;
 	u64			close_seq;
 	u32			erase_count;
 	struct list_head	list;
+};
+
+/**
+ * struct rrpc_tpend - a trim record not known to be on the media yet
+ * @seq: its write sequence number
+ * @lba: first logical sector of its range
+ * @len: sectors in the range
+ * @unit: the write buffer unit that holds it, or %RRPC_ADDR_EMPTY when
+ *	the buffer had no room for it (out of space): then only GC writes
+ *	it (rrpc_gc_trims()), and flushes wait for that
+ *
+ * Until the record is on the media, GC does not erase a block that held
+ * data it unmapped: it programs a copy of the record into its own stream
+ * first (two copies on the media say the same).
+ */
+struct rrpc_tpend {
+	u64	seq;
+	u32	lba;
+	u32	len;
+	u32	unit;
 };
 
 /**
@@ -542,6 +572,11 @@ struct rrpc_recovery {
  * @draining: teardown is programming what is buffered (with @nospc, what
  *	cannot be programmed is dropped)
  * @trim_page: the trim record being built (wb_lock)
+ * @tpend: trim records not known to be on the media, in sequence order
+ *	(wb_lock)
+ * @nr_tpend: entries of @tpend
+ * @max_tpend: its size: a record per buffer sector, %RRPC_TPEND_UNBUF more
+ * @nr_unbuf: entries of @tpend that are in no unit (wb_lock; read without)
  * @lun_begin: first LUN of the target (device index)
  * @lun_end: last LUN
  * @sb_paddr: where the newest superblock record is, or %RRPC_ADDR_EMPTY
@@ -601,6 +636,10 @@ struct rrpc {
 	bool			nospc;
 	bool			draining;
 	struct page		*trim_page;
+	struct rrpc_tpend	*tpend;
+	u32			nr_tpend;
+	u32			max_tpend;
+	u32			nr_unbuf;
 	int			lun_begin;
 	int			lun_end;
 	u32			sb_paddr;
@@ -705,6 +744,7 @@ void rrpc_host_ok(struct rrpc *rrpc);
 void rrpc_lun_set_full(struct rrpc_lun *rlun, bool full);
 bool rrpc_wb_add_rec(struct rrpc *rrpc, u32 marker, const void *rec,
 		     struct rrpc_rq *rrq, bool flush);
+void rrpc_tpend_written(struct rrpc *rrpc, const struct rrpc_unit *u);
 
 /* rrpc_recover.c */
 enum {
@@ -734,5 +774,6 @@ void rrpc_gc_kick(struct rrpc_lun *rlun);
 void rrpc_wr_kick(struct rrpc_lun *rlun);
 void rrpc_blk_close(struct rrpc_lun *rlun, struct rrpc_block *rblk);
 struct rrpc_block *rrpc_get_blk(struct rrpc_lun *rlun, bool gc);
+int rrpc_gc_trims(struct rrpc_lun *rlun, u64 upto, bool unbuf);
 
 #endif /* _RRPC_H */

@@ -232,14 +232,28 @@ static bool rrpc_gc_needed(struct rrpc_lun *rlun)
 static void rrpc_gc_release(struct rrpc_lun *rlun, struct rrpc_block *rblk)
 {
 	struct rrpc *rrpc = rlun->rrpc;
+	u64 trim_seq;
 	bool kick;
+	int ret = 0;
 
 	/* reads that looked the victim up before GC moved the data */
 	wait_event(rrpc->read_wait, !atomic_read(&rblk->nr_readers));
 
 	spin_lock(&rrpc->map_lock);
 	WARN_ON_ONCE(rblk->nr_valid);
+	trim_seq = rblk->trim_seq;
+	rblk->trim_seq = 0;
 	spin_unlock(&rrpc->map_lock);
+
+	/*
+	 * A discard unmapped sectors of the victim: until its trim record is
+	 * on the media, the victim's copies are what keeps a power cut from
+	 * bringing back older ones. GC programs the record (a copy, with its
+	 * sequence number) first. Only a LUN with no free block left at all
+	 * cannot: then the record goes into the block this erase frees.
+	 */
+	if (trim_seq)
+		ret = rrpc_gc_trims(rlun, trim_seq, false);
 
 	/*
 	 * Erased before it goes back: a free block holds nothing that a
@@ -258,6 +272,8 @@ static void rrpc_gc_release(struct rrpc_lun *rlun, struct rrpc_block *rblk)
 	nvm_put_blk(rrpc->dev, rblk->parent);
 	atomic64_inc(&rrpc->stats.gc_victims);
 	rrpc_lun_set_full(rlun, false);
+	if (ret == -ENOSPC)
+		rrpc_gc_trims(rlun, trim_seq, false);
 
 	spin_lock(&rlun->lock);
 	kick = rlun->wr_blocked && rrpc_lun_free(rlun) > RRPC_GC_RSV;
@@ -294,10 +310,11 @@ static void rrpc_gc_unpend(struct rrpc_lun *rlun)
 }
 
 /*
- * Program the GC unit (padding what is not filled), then free victims.
- * Return: false if GC cannot go on (no block left, or the device is dead).
+ * Program the GC unit (padding what is not filled) into the GC stream.
+ * Return: 0; -ENOSPC if the LUN has no block left; -ENODEV once the
+ * device is dead.
  */
-static bool rrpc_gc_program(struct rrpc_lun *rlun)
+static int rrpc_gc_write(struct rrpc_lun *rlun)
 {
 	struct rrpc *rrpc = rlun->rrpc;
 	struct rrpc_unit *u = &rlun->gc.unit;
@@ -321,20 +338,94 @@ static bool rrpc_gc_program(struct rrpc_lun *rlun)
 			/* only GC frees blocks: the LUN is worn out */
 			if (!READ_ONCE(rrpc->dead))
 				rrpc_lun_set_full(rlun, true);
-			rrpc_gc_unpend(rlun);
-			return false;
+			return -ENOSPC;
 		}
 		ret = rrpc_program(rlun, u, true);
 		if (!ret)
-			break;
-		if (ret != -EIO && ret != -EAGAIN) {
-			rrpc_gc_unpend(rlun);
-			return false;
-		}
+			return 0;
+		if (ret != -EIO && ret != -EAGAIN)
+			return -ENODEV;
 	}
-	u->nr = 0;
+}
+
+/*
+ * Program the GC unit (padding what is not filled), then free victims.
+ * Return: false if GC cannot go on (no block left, or the device is dead).
+ */
+static bool rrpc_gc_program(struct rrpc_lun *rlun)
+{
+	if (rrpc_gc_write(rlun)) {
+		rrpc_gc_unpend(rlun);
+		return false;
+	}
+	rlun->gc.unit.nr = 0;
 	rrpc_gc_release_pending(rlun);
 	return true;
+}
+
+/**
+ * rrpc_gc_trims() - program pending trim records into a LUN's GC stream
+ * @rlun: the LUN, whose GC unit is empty (its GC work, or teardown after
+ *	the workers stopped)
+ * @upto: the records with a sequence number up to this one
+ * @unbuf: only those the write buffer had no room for
+ *
+ * Each record goes as a copy with its own sequence number (another copy may
+ * still be in the write buffer: recovery applies both alike). Then it is
+ * no longer pending (rrpc_tpend_written()): GC may erase blocks holding
+ * data it unmapped, and flushes stop waiting for it.
+ *
+ * Return: 0 once no such record is pending; -ENOSPC if the LUN has no block
+ * left; -ENODEV once the device is dead.
+ */
+int rrpc_gc_trims(struct rrpc_lun *rlun, u64 upto, bool unbuf)
+{
+	struct rrpc *rrpc = rlun->rrpc;
+	struct rrpc_unit *u = &rlun->gc.unit;
+	u32 oob_size = rrpc->geo->oob_size, i;
+	int ret;
+
+	if (WARN_ON_ONCE(u->nr))
+		return -EBUSY;
+	for (;;) {
+		spin_lock(&rrpc->wb_lock);
+		for (i = 0; i < rrpc->nr_tpend && u->nr < rrpc->spp; i++) {
+			const struct rrpc_tpend *t = &rrpc->tpend[i];
+			struct rrpc_oob *oob = u->meta + u->nr * oob_size;
+			struct rrpc_trim_rec *tr = page_address(u->pages[u->nr]);
+
+			if (t->seq > upto)
+				break;
+			if (unbuf && t->unit != RRPC_ADDR_EMPTY)
+				continue;
+			memset(tr, 0, RRPC_SECTOR_SIZE);
+			tr->magic = cpu_to_le32(RRPC_TRIM_MAGIC);
+			tr->nr = cpu_to_le32(1);
+			tr->r[0].lba = cpu_to_le32(t->lba);
+			tr->r[0].len = cpu_to_le32(t->len);
+			oob->lba = cpu_to_le32(RRPC_LBA_TRIM);
+			oob->lun_begin = cpu_to_le16(rrpc->lun_begin);
+			oob->lun_end = cpu_to_le16(rrpc->lun_end);
+			oob->seq = cpu_to_le64(t->seq | (u64)RRPC_FMT_VERSION <<
+					       RRPC_SEQ_BITS);
+			u->lba[u->nr] = RRPC_LBA_TRIM;
+			u->old[u->nr] = RRPC_ADDR_EMPTY;
+			u->nr++;
+		}
+		spin_unlock(&rrpc->wb_lock);
+		if (!u->nr)
+			return 0;
+		u->temp = RRPC_COLD;
+		ret = rrpc_gc_write(rlun);
+		if (!ret) {
+			/* copies of records, not moved data */
+			atomic64_sub(u->nr, &rrpc->stats.gc_moved);
+			rrpc_tpend_written(rrpc, u);
+		}
+		u->nr = 0;
+		if (ret)
+			return ret;
+	}
 }
 
 /*
@@ -618,6 +709,11 @@ void rrpc_gc_work(struct work_struct *work)
 	struct rrpc *rrpc = rlun->rrpc;
 	struct rrpc_block *victim;
 	bool wl = true;
+
+	/* trim records the full write buffer had no room for (out of space) */
+	if (READ_ONCE(rrpc->nr_unbuf) && !rlun->gc.unit.nr &&
+	    !READ_ONCE(rrpc->exiting) && !READ_ONCE(rrpc->dead))
+		rrpc_gc_trims(rlun, U64_MAX, true);
 
 	while (!READ_ONCE(rrpc->exiting) && !READ_ONCE(rrpc->dead) &&
 	       rrpc_gc_needed(rlun)) {

@@ -148,17 +148,140 @@ static void rrpc_wb_take_seq(struct rrpc *rrpc, struct rrpc_unit *u)
 	oob->seq = cpu_to_le64(rrpc->wb_seq++);
 }
 
+/* Note a trim record with sequence number @seq, in @unit or in none. */
+static void rrpc_tpend_add(struct rrpc *rrpc, u64 seq, u32 lba, u32 len,
+			   u32 unit)
+{
+	struct rrpc_tpend *t;
+
+	lockdep_assert_held(&rrpc->wb_lock);
+	if (WARN_ON_ONCE(rrpc->nr_tpend >= rrpc->max_tpend))
+		return;
+	t = &rrpc->tpend[rrpc->nr_tpend++];
+	t->seq = seq;
+	t->lba = lba;
+	t->len = len;
+	t->unit = unit;
+	if (unit == RRPC_ADDR_EMPTY)
+		WRITE_ONCE(rrpc->nr_unbuf, rrpc->nr_unbuf + 1);
+}
+
+/* Forget entry @i of the pending trim records: it is on the media. */
+static void rrpc_tpend_del(struct rrpc *rrpc, u32 i)
+{
+	lockdep_assert_held(&rrpc->wb_lock);
+	if (rrpc->tpend[i].unit == RRPC_ADDR_EMPTY)
+		WRITE_ONCE(rrpc->nr_unbuf, rrpc->nr_unbuf - 1);
+	rrpc->nr_tpend--;
+	memmove(&rrpc->tpend[i], &rrpc->tpend[i + 1],
+		(rrpc->nr_tpend - i) * sizeof(*rrpc->tpend));
+}
+
+/*
+ * The lowest write sequence number that may not be on the media yet: that
+ * of the oldest unit in flight, or of a trim record that waits outside the
+ * buffer for GC. A flush is done once it is past the flush's number.
+ */
+static u64 rrpc_wb_horizon(struct rrpc *rrpc)
+{
+	struct rrpc_unit *first;
+	u64 h;
+	u32 i;
+
+	lockdep_assert_held(&rrpc->wb_lock);
+	first = list_first_entry_or_null(&rrpc->wb_inflight, struct rrpc_unit,
+					 inflight);
+	h = first ? first->seq : U64_MAX;
+	/* in sequence order: the first one outside the buffer is the oldest */
+	for (i = 0; rrpc->nr_unbuf && i < rrpc->nr_tpend; i++) {
+		if (rrpc->tpend[i].unit == RRPC_ADDR_EMPTY) {
+			h = min(h, rrpc->tpend[i].seq);
+			break;
+		}
+	}
+	return h;
+}
+
+/*
+ * Complete the flushes (and FUA writes) whose data is on the media. Once
+ * the device is dead or out of space, they fail: what they wait for may
+ * not be on the media.
+ */
+static void rrpc_flush_complete(struct rrpc *rrpc)
+{
+	struct rrpc_rq *rrq, *tmp;
+	blk_status_t st = BLK_STS_OK;
+	LIST_HEAD(done);
+	u64 h;
+
+	if (READ_ONCE(rrpc->dead) || READ_ONCE(rrpc->nospc))
+		st = BLK_STS_IOERR;
+
+	spin_lock(&rrpc->wb_lock);
+	h = rrpc_wb_horizon(rrpc);
+	list_for_each_entry_safe(rrq, tmp, &rrpc->flush_list, flush_list) {
+		if (h < rrq->flush_seq)
+			break;
+		list_move_tail(&rrq->flush_list, &done);
+	}
+	spin_unlock(&rrpc->wb_lock);
+
+	list_for_each_entry_safe(rrq, tmp, &done, flush_list) {
+		list_del_init(&rrq->flush_list);
+		blk_mq_end_request(blk_mq_rq_from_pdu(rrq), st);
+	}
+}
+
+/**
+ * rrpc_tpend_written() - GC programmed copies of pending trim records
+ * @rrpc: the target
+ * @u: the GC unit it programmed: its %RRPC_LBA_TRIM sectors are the copies
+ *
+ * The records are on the media now: blocks holding data they unmapped may
+ * be erased, and flushes no longer wait for those that were outside the
+ * buffer; discards that waited for room to note theirs are run again.
+ *
+ * Context: process (the LUN's GC work, or teardown).
+ */
+void rrpc_tpend_written(struct rrpc *rrpc, const struct rrpc_unit *u)
+{
+	u32 oob_size = rrpc->geo->oob_size, i, k;
+	bool run;
+
+	spin_lock(&rrpc->wb_lock);
+	for (k = 0; k < u->nr; k++) {
+		const struct rrpc_oob *oob = u->meta + k * oob_size;
+
+		if (u->lba[k] != RRPC_LBA_TRIM)
+			continue;
+		for (i = 0; i < rrpc->nr_tpend; i++) {
+			if (rrpc->tpend[i].seq == rrpc_oob_seq(oob)) {
+				rrpc_tpend_del(rrpc, i);
+				break;
+			}
+		}
+	}
+	run = rrpc->wb_starved;
+	rrpc->wb_starved = false;
+	spin_unlock(&rrpc->wb_lock);
+	rrpc_flush_complete(rrpc);
+	if (run)
+		blk_mq_run_hw_queues(rrpc->disk->queue, true);
+}
+
 /*
  * Make @rrq wait until every unit filled so far is on the media, padding
- * the unit being filled. Returns false if there is nothing to wait for.
+ * the unit being filled, and every trim record noted so far. Returns false
+ * if there is nothing to wait for.
  */
 static bool rrpc_flush_locked(struct rrpc *rrpc, struct rrpc_rq *rrq)
 {
 	u32 pad;
+	int i;
 
 	lockdep_assert_held(&rrpc->wb_lock);
 	/* a unit being filled is on wb_inflight */
-	if (list_empty(&rrpc->wb_inflight)) {
+	if (list_empty(&rrpc->wb_inflight) && !rrpc->nr_unbuf) {
 		trace_rrpc_flush(rrpc->disk->disk_name, rrpc->wb_seq, 0, false);
 		return false;
 	}
@@ -166,42 +289,37 @@ static bool rrpc_flush_locked(struct rrpc *rrpc, struct rrpc_rq *rrq)
 	trace_rrpc_flush(rrpc->disk->disk_name, rrpc->wb_seq, pad, true);
 	rrq->flush_seq = rrpc->wb_seq;
 	list_add_tail(&rrq->flush_list, &rrpc->flush_list);
+	/* trim records outside the buffer: GC writes them */
+	for (i = 0; rrpc->nr_unbuf && i < rrpc->nr_luns; i++)
+		rrpc_gc_kick(&rrpc->luns[i]);
 	return true;
 }
 
 /*
- * A unit reached the media (or was dropped): wake the flushes it held up.
- * Once the device is dead or out of space, flushes fail: what they wait
- * for may not be on the media.
+ * A unit reached the media (or was dropped): its trim records are no longer
+ * pending; wake the flushes it held up (rrpc_flush_complete()).
  */
 static void rrpc_unit_done(struct rrpc *rrpc, struct rrpc_unit *u)
 {
-	struct rrpc_rq *rrq, *tmp;
 	struct rrpc_unit *first;
-	blk_status_t st = BLK_STS_OK;
-	LIST_HEAD(done);
 	bool empty;
-
-	if (READ_ONCE(rrpc->dead) || READ_ONCE(rrpc->nospc))
-		st = BLK_STS_IOERR;
+	u32 i = 0;
 
 	spin_lock(&rrpc->wb_lock);
 	list_del_init(&u->inflight);
 	first = list_first_entry_or_null(&rrpc->wb_inflight, struct rrpc_unit,
 					 inflight);
 	WRITE_ONCE(rrpc->wb_oldest, first ? first->seq : U64_MAX);
-	list_for_each_entry_safe(rrq, tmp, &rrpc->flush_list, flush_list) {
-		if (first && first->seq < rrq->flush_seq)
-			break;
-		list_move_tail(&rrq->flush_list, &done);
+	while (i < rrpc->nr_tpend) {
+		if (rrpc->tpend[i].unit == u->idx)
+			rrpc_tpend_del(rrpc, i);
+		else
+			i++;
 	}
 	empty = list_empty(&rrpc->wb_inflight);
 	spin_unlock(&rrpc->wb_lock);
 
-	list_for_each_entry_safe(rrq, tmp, &done, flush_list) {
-		list_del_init(&rrq->flush_list);
-		blk_mq_end_request(blk_mq_rq_from_pdu(rrq), st);
-	}
+	rrpc_flush_complete(rrpc);
 	if (empty)
 		wake_up_all(&rrpc->wb_wait);
 	rrpc_unit_put(rrpc, u);
@@ -497,7 +615,8 @@ int rrpc_program(struct rrpc_lun *rlun, struct rrpc_unit *u, bool gc)
 		if (lba == RRPC_LBA_PAD)
 			continue;
 		if (lba >= rrpc->nr_lbas) {
-			if (gc)
+			/* GC's copy of a pending trim record has no old place */
+			if (gc && u->old[i] != RRPC_ADDR_EMPTY)
 				rrpc_rec_move(rrpc, lba, u->old[i], base + i);
 			else
 				rrpc_rec_programmed(rrpc, lba, base + i);
@@ -1009,13 +1128,26 @@ bool rrpc_wb_add_rec(struct rrpc *rrpc, u32 marker, const void *rec,
 	memcpy(page_address(u->pages[u->nr]), rec, RRPC_SECTOR_SIZE);
 	u->lba[u->nr] = marker;
 	rrpc_wb_take_seq(rrpc, u);
+	if (marker == RRPC_LBA_TRIM) {
+		const struct rrpc_trim_rec *tr = rec;
+
+		/* the discard path writes one range per record */
+		WARN_ON_ONCE(le32_to_cpu(tr->nr) != 1);
+		rrpc_tpend_add(rrpc, rrpc->wb_seq - 1, le32_to_cpu(tr->r[0].lba),
+			       le32_to_cpu(tr->r[0].len), u->idx);
+	}
 	if (++u->nr == rrpc->spp)
 		rrpc_wb_queue_cur(rrpc, RRPC_COLD);
 	return flush && rrpc_flush_locked(rrpc, rrq);
 }
 
-/* Unmap @nr sectors from @lba. Context: wb_lock held (orders with writes). */
-static void rrpc_unmap_range(struct rrpc *rrpc, u32 lba, u32 nr)
+/*
+ * Unmap @nr sectors from @lba for the trim record @seq; each block that
+ * loses a sector remembers the record (rrpc_block.trim_seq), so that GC
+ * does not erase it before the record is on the media.
+ * Context: wb_lock held (orders with writes).
+ */
+static void rrpc_unmap_range(struct rrpc *rrpc, u32 lba, u32 nr, u64 seq)
 {
 	u32 i, end = lba + nr;
 
@@ -1023,8 +1155,16 @@ static void rrpc_unmap_range(struct rrpc *rrpc, u32 lba, u32 nr)
 		u32 n = min(end - lba, (u32)RRPC_DISCARD_BATCH);
 
 		spin_lock(&rrpc->map_lock);
-		for (i = 0; i < n; i++)
+		for (i = 0; i < n; i++) {
+			u32 ppa = rrpc->map[lba + i].ppa;
+
+			if (ppa < rrpc->nr_paddrs) {
+				struct rrpc_block *rblk = rrpc_paddr_to_blk(rrpc, ppa);
+
+				rblk->trim_seq = max(rblk->trim_seq, seq);
+			}
 			rrpc_map_discard(rrpc, lba + i);
+		}
 		spin_unlock(&rrpc->map_lock);
 		lba += n;
 	}
@@ -1033,7 +1173,9 @@ static void rrpc_unmap_range(struct rrpc *rrpc, u32 lba, u32 nr)
 /*
  * Discard and write-zeroes unmap the range and put a trim record into the
  * write stream: after a flush, a power cut does not bring the old data
- * back (recovery applies the record over every older copy).
+ * back (recovery applies the record over every older copy). Out of space
+ * with the buffer full, the record waits outside the buffer for GC, which
+ * the discard lets resume, to program it; flushes wait for that.
  */
 static blk_status_t rrpc_discard_rq(struct rrpc *rrpc, struct request *rq,
 				    u32 lba, u32 nr)
@@ -1047,7 +1189,8 @@ static blk_status_t rrpc_discard_rq(struct rrpc *rrpc, struct request *rq,
 		return BLK_STS_IOERR;
 	spin_lock(&rrpc->wb_lock);
 	if (!rrpc_wb_room(rrpc, RRPC_COLD)) {
-		if (!READ_ONCE(rrpc->nospc)) {
+		if (!READ_ONCE(rrpc->nospc) ||
+		    rrpc->nr_unbuf >= RRPC_TPEND_UNBUF) {
 			rrpc->wb_starved = true;
 			spin_unlock(&rrpc->wb_lock);
 			return BLK_STS_RESOURCE;
@@ -1065,15 +1208,20 @@ static blk_status_t rrpc_discard_rq(struct rrpc *rrpc, struct request *rq,
 		tr->r[0].len = cpu_to_le32(nr);
 		wait = rrpc_wb_add_rec(rrpc, RRPC_LBA_TRIM, tr, rrq,
 				       rq->cmd_flags & (REQ_FUA | REQ_PREFLUSH));
+	} else {
+		/* the record waits for GC (every LUN is full: all kicked) */
+		rrpc_tpend_add(rrpc, rrpc->wb_seq++, lba, nr, RRPC_ADDR_EMPTY);
+		if (rq->cmd_flags & (REQ_FUA | REQ_PREFLUSH))
+			wait = rrpc_flush_locked(rrpc, rrq);
 	}
-	rrpc_unmap_range(rrpc, lba, nr);
+	rrpc_unmap_range(rrpc, lba, nr, rrpc->wb_seq - 1);
 	spin_unlock(&rrpc->wb_lock);
 	trace_rrpc_discard(rrpc->disk->disk_name, lba, nr,
 			   req_op(rq) == REQ_OP_WRITE_ZEROES, rec);
 
 	atomic64_add(nr, &rrpc->stats.discarded);
 	for (i = 0; i < rrpc->nr_luns; i++)
-		if (READ_ONCE(rrpc->luns[i].full))
+		if (!rec || READ_ONCE(rrpc->luns[i].full))
 			rrpc_gc_kick(&rrpc->luns[i]);
 	if (!wait)
 		blk_mq_end_request(rq, BLK_STS_OK);
@@ -1228,6 +1376,14 @@ int rrpc_wb_init(struct rrpc *rrpc)
 	if (!rrpc->units)
 		return -ENOMEM;
 	rrpc->nr_units = n;
+	/* a trim record per buffer sector at most, and those outside it */
+	rrpc->max_tpend = n * rrpc->spp + RRPC_TPEND_UNBUF;
+	rrpc->tpend = kvcalloc(rrpc->max_tpend, sizeof(*rrpc->tpend),
+			       GFP_KERNEL);
+	if (!rrpc->tpend) {
+		rrpc_wb_free(rrpc);
+		return -ENOMEM;
+	}
 	for (i = 0; i < n; i++) {
 		struct rrpc_unit *u = &rrpc->units[i];
 
@@ -1263,6 +1419,8 @@ void rrpc_wb_free(struct rrpc *rrpc)
 		return;
 	kvfree(rrpc->heat);
 	rrpc->heat = NULL;
+	kvfree(rrpc->tpend);
+	rrpc->tpend = NULL;
 	for (i = 0; i < rrpc->nr_units; i++)
 		rrpc_unit_free(rrpc, &rrpc->units[i]);
 	kvfree(rrpc->units);

@@ -418,6 +418,14 @@ static void rrpc_exit(void *private)
 		rrpc_wr_kick(&rrpc->luns[i]);
 	rrpc_wb_drain(rrpc);
 	rrpc_stop_workers(rrpc);
+	/* trim records the full buffer had no room for (out of space) */
+	for (i = 0; i < rrpc->nr_luns && READ_ONCE(rrpc->nr_unbuf) &&
+	     !READ_ONCE(rrpc->dead); i++)
+		if (!rrpc->luns[i].gc.unit.nr)
+			rrpc_gc_trims(&rrpc->luns[i], U64_MAX, true);
+	if (READ_ONCE(rrpc->nr_unbuf))
+		pr_err("%s: %u trim records could not be written: without a checkpoint, those discards are undone at the next creation\n",
+		       rrpc->disk->disk_name, rrpc->nr_unbuf);
 	/* the next creation reads the map instead of scanning */
 	rrpc_ckpt_write(rrpc);
 
