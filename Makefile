@@ -50,7 +50,7 @@ TOOLS_BIN   := $(patsubst %.c,$(B)/tools/%,$(notdir $(TOOLS_SRC)))
 
 .PHONY: all modules modules_install kernel qemu tools initramfs testmods \
 	kernel-kcsan testmods-kcsan \
-	deps check demo demo-fresh bench deb powercut clean distclean help
+	deps check demo demo-fresh bench deb powercut crashcheck clean distclean help
 
 all: modules
 
@@ -149,6 +149,15 @@ powercut: deps
 		{ echo "powercut: build failed"; exit 1; }
 	@PCW_CUTS=$(PC_CUTS) PCW_EXT4=$(PC_EXT4) PCW_QEMU=$(PC_QEMU) \
 		bash $(TOP)/tools/testing/lightnvm/lib/pcw.sh powercut $(TOP)
+
+# make crashcheck: every crash state of the crash-state explorer's
+# workloads (the VM group crash with LNVM_CRASH_FULL=1; make check runs a
+# subset of them). Prints "N states checked, M violations" per workload;
+# long. Not in check. See Documentation/lightnvm/crashcheck.rst.
+crashcheck: deps
+	@$(MAKE) --no-print-directory kernel testmods qemu tools initramfs || \
+		{ echo "crashcheck: build failed"; exit 1; }
+	@LNVM_CRASH_FULL=1 LNVM_KERNEL=debug bash $(TOP)/tools/testing/lightnvm/check crash
 
 # make demo: DEVICE=mem boots Debian's stock kernel with the out-of-tree
 # modules under Debian's QEMU (no kernel or QEMU build, only the demo's

@@ -197,6 +197,7 @@ static void nvm_mem_complete_list(struct nvm_mem_dev *dev,
 			nvm_mem_media_gone(rqd);
 		list_del(&cmd->entry);
 		mempool_free(cmd, dev->cmd_pool);
+		nvm_mem_rec_done(dev, rqd);
 		nvm_end_io(rqd);
 	}
 }
@@ -268,6 +269,7 @@ static void nvm_mem_finish(struct nvm_mem_dev *dev, struct nvm_mem_cmd *cmd,
 now:
 	if (cmd)
 		mempool_free(cmd, dev->cmd_pool);
+	nvm_mem_rec_done(dev, rqd);
 	nvm_end_io(rqd);
 }
 
@@ -315,8 +317,10 @@ static void nvm_mem_work(struct work_struct *work)
 	} else {
 		media = !atomic_read(&dev->media->unplugged);
 		noio = memalloc_noio_save();
-		nvm_mem_media_run(dev->media, rqd, cmd->queued,
-				  NVM_MEM_FAULT_FN, dev, GFP_KERNEL);
+		if (nvm_mem_media_run(dev->media, rqd, cmd->queued,
+				      NVM_MEM_FAULT_FN, dev, GFP_KERNEL) ==
+		    NVM_MEM_CUT_NONE && media)
+			nvm_mem_rec_exec(dev, rqd);
 		memalloc_noio_restore(noio);
 	}
 	deferred = nvm_mem_timing_deferred(&dev->timing);
@@ -376,6 +380,7 @@ static int nvm_mem_queue(struct nvm_dev *ndev, struct nvm_rq *rqd, bool erase)
 	cmd->rqd = rqd;
 	cmd->queued = !atomic_read(&dev->media->unplugged);
 	cmd->abort = nvm_mem_host_fault(dev, rqd);
+	nvm_mem_rec_submit(dev, rqd);
 	queue_work(dev->wq, &cmd->work);
 	return 0;
 }
@@ -625,6 +630,7 @@ struct nvm_mem_dev *nvm_mem_dev_create(const char *name, bool configfs)
 	}
 	list_add_tail(&dev->list, &nvm_mem_devs);
 	nvm_mem_debugfs_add(dev);
+	nvm_mem_rec_init(dev);
 	mutex_unlock(&nvm_mem_lock);
 	return dev;
 }
@@ -645,6 +651,7 @@ void nvm_mem_dev_destroy(struct nvm_mem_dev *dev)
 	list_del(&dev->list);
 	mutex_unlock(&nvm_mem_lock);
 	nvm_mem_debugfs_remove(dev);
+	nvm_mem_rec_release(dev);
 	nvm_mem_timing_free(&dev->timing);
 	nvm_mem_media_free(dev->media);
 	mutex_destroy(&dev->lock);

@@ -607,12 +607,19 @@ int nvm_mem_media_program(struct nvm_mem_media *m, u64 ppa,
 	return ret;
 }
 
-/*
- * Tear one sector, as a program cut by a power loss: it counts as
- * programmed (the write pointer moves past it) and reads back as a media
- * error. Does nothing where the program would have failed.
+/**
+ * nvm_mem_media_tear() - tear one sector, as a program cut by a power loss
+ * @m: the media
+ * @ppa: device-format address
+ * @gfp: allocation flags for the index
+ *
+ * The sector counts as programmed (the write pointer moves past it) and
+ * reads back as a media error. Does nothing where the program would have
+ * failed. Used by power cuts and by the replay of record.c.
+ *
+ * Context: any; may sleep only if @gfp allows it.
  */
-static void nvm_mem_media_tear(struct nvm_mem_media *m, u64 ppa, gfp_t gfp)
+void nvm_mem_media_tear(struct nvm_mem_media *m, u64 ppa, gfp_t gfp)
 {
 	nvm_mem_store(m, ppa, nvm_mem_torn_entry(), false, gfp);
 }

@@ -4,7 +4,8 @@
  * shared by its files. media.c owns the NAND model (pure logic, no core
  * calls), main.c the module, its parameters and the device operations,
  * configfs.c the configfs instances, debugfs.c the counters and fault
- * injection knobs.
+ * injection knobs, record.c the recorder and replayer of the crash-state
+ * explorer (CONFIG_NVM_MEM_RECORD).
  */
 #ifndef _NVM_MEM_H
 #define _NVM_MEM_H
@@ -337,6 +338,7 @@ struct nvm_mem_sect *nvm_mem_sect_alloc(const struct nvm_mem_media *m,
 void nvm_mem_sect_free(struct nvm_mem_sect *s);
 int nvm_mem_media_program(struct nvm_mem_media *m, u64 ppa,
 			  struct nvm_mem_sect **sp, bool fail, gfp_t gfp);
+void nvm_mem_media_tear(struct nvm_mem_media *m, u64 ppa, gfp_t gfp);
 int nvm_mem_media_read(struct nvm_mem_media *m, u64 ppa, struct bio *bio,
 		       struct bvec_iter *iter, u8 *oob, bool fail);
 int nvm_mem_media_erase(struct nvm_mem_media *m, u64 ppa, bool fail);
@@ -396,6 +398,7 @@ void nvm_mem_bio_copy(struct bio *bio, struct bvec_iter *iter, void *buf,
  * @tq_timer: fires at the earliest completion time of @tq (softirq)
  * @tq_flush: power-off in progress: complete at once, queue nothing
  * @test_result: outcome of the last debugfs test_io command (CONFIG_NVM_DEBUG)
+ * @rec: the recording of the crash-state explorer (record.c), or %NULL
  */
 struct nvm_mem_dev {
 	struct list_head	list;
@@ -429,6 +432,9 @@ struct nvm_mem_dev {
 #ifdef CONFIG_NVM_DEBUG
 	char			test_result[80];
 #endif
+#ifdef CONFIG_NVM_MEM_RECORD
+	struct nvm_mem_rec	*rec;
+#endif
 };
 
 /* main.c */
@@ -440,6 +446,38 @@ void nvm_mem_power_off(struct nvm_mem_dev *dev);
 int nvm_mem_pull_plug(struct nvm_mem_dev *dev);
 void nvm_mem_set_cut_seed(struct nvm_mem_dev *dev, u64 seed);
 void nvm_mem_stall(struct nvm_mem_dev *dev, bool stall);
+
+/* record.c: the crash-state explorer's recorder (CONFIG_NVM_MEM_RECORD) */
+#ifdef CONFIG_NVM_MEM_RECORD
+void nvm_mem_rec_init(struct nvm_mem_dev *dev);
+void nvm_mem_rec_release(struct nvm_mem_dev *dev);
+void nvm_mem_rec_submit(struct nvm_mem_dev *dev, struct nvm_rq *rqd);
+void nvm_mem_rec_exec(struct nvm_mem_dev *dev, struct nvm_rq *rqd);
+void nvm_mem_rec_done(struct nvm_mem_dev *dev, struct nvm_rq *rqd);
+#else
+static inline void nvm_mem_rec_init(struct nvm_mem_dev *dev)
+{
+}
+
+static inline void nvm_mem_rec_release(struct nvm_mem_dev *dev)
+{
+}
+
+static inline void nvm_mem_rec_submit(struct nvm_mem_dev *dev,
+				      struct nvm_rq *rqd)
+{
+}
+
+static inline void nvm_mem_rec_exec(struct nvm_mem_dev *dev,
+				    struct nvm_rq *rqd)
+{
+}
+
+static inline void nvm_mem_rec_done(struct nvm_mem_dev *dev,
+				    struct nvm_rq *rqd)
+{
+}
+#endif
 
 /* configfs.c */
 int nvm_mem_configfs_init(void);

@@ -1,0 +1,54 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Helpers of the crash-state explorer's tests (tests/crash, `make
+# crashcheck`; Documentation/lightnvm/crashcheck.rst), sourced in the
+# guest (dash). This file owns the explorer's device (a small configfs
+# nvm_mem instance) and the full/subset switch; lnvm_crash does the rest.
+
+. /lnvm/lib/rrpc.sh
+
+# 1 channel x 2 LUNs x 12 blocks of 4 pages of 4 sectors (16 sectors a
+# block): rrpc keeps 5 blocks per LUN, so 224 sectors of user space less
+# the over-provisioning; GC starts after a few dozen overwrites.
+CRASH_GEO="num_ch=1 num_lun=2 num_pln=1 num_blk=12 num_pg=4 sec_per_pg=4 oob_size=16 completion_mode=1"
+
+# crash_full: 1 under `make crashcheck` (every state), else 0 (a subset)
+crash_full() {
+	sed -n 's/.*lnvm\.crash_full=\([0-9]*\).*/\1/p' /proc/cmdline | grep . ||
+		echo 0
+}
+
+# crash_run NAME WORKLOAD [lnvm_crash options]: record WORKLOAD on a new
+# instance NAME and check its crash states; prints lnvm_crash's summary
+# (and violations); the instance is removed afterwards unless it found
+# violations (its recording stays for a replay, see the message).
+crash_run() {
+	local _n=$1 _rc
+	shift
+	_rrpc_load || return 1
+	# shellcheck disable=SC2086
+	_rrpc_mkdev "$_n" $CRASH_GEO || return 1
+	lnvm_crash "$@" --dev "$_n" > /tmp/crash.$_n.out 2>&1
+	_rc=$?
+	cat /tmp/crash.$_n.out
+	# the summary (and the first violations) under the test on the host
+	grep '^crashcheck' /tmp/crash.$_n.out | while read -r _l; do
+		_note "$_l"
+	done
+	grep -m 5 '^VIOLATION' /tmp/crash.$_n.out | while read -r _l; do
+		_note "$_l"
+	done
+	if [ $_rc = 0 ] || [ $_rc = 1 ]; then
+		[ -d "$RRPC_CFS/$_n" ] && [ $_rc = 0 ] && {
+			echo 0 > "$RRPC_CFS/$_n/power" 2>/dev/null
+			rmdir "$RRPC_CFS/$_n"
+		}
+	fi
+	return $_rc
+}
+
+# crash_summary FILE: the "N states checked, M violations" line, for the
+# golden output: the counts vary with the recording, the shape does not
+crash_summary() {
+	sed -n 's/^\(crashcheck [a-z]*\): \([0-9]*\) states checked, \([0-9]*\) violations.*/\1 \3 violations/p' "$1"
+}
