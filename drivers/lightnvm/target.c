@@ -29,6 +29,7 @@
 
 #define pr_fmt(fmt) "lightnvm: " fmt
 
+#include <linux/delay.h>
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/blkdev.h>
@@ -53,6 +54,26 @@ static const struct block_device_operations nvm_tgt_fops = {
 	.owner		= THIS_MODULE,
 	.open		= nvm_tgt_open,
 };
+
+#ifdef CONFIG_NVM_DEBUG
+static unsigned int tgt_live_delay_ms;
+module_param(tgt_live_delay_ms, uint, 0644);
+MODULE_PARM_DESC(tgt_live_delay_ms, "Debug: pause this long (ms) after a new target went live, before its creation returns: a window for a removal (tests). Default: 0");
+#endif
+
+/*
+ * Debug: the end of a creation, after the target went live and nvm_lock
+ * was dropped, where a concurrent removal may already free the target.
+ */
+static void nvm_tgt_live_delay(void)
+{
+#ifdef CONFIG_NVM_DEBUG
+	unsigned int ms = READ_ONCE(tgt_live_delay_ms);
+
+	if (ms)
+		msleep(ms);
+#endif
+}
 
 /* Bumped under nvm_lock at every state change of a target; see core.h. */
 static unsigned long nvm_tgt_gen;
@@ -338,10 +359,12 @@ int nvm_tgt_create(struct nvm_target *t)
 	mutex_lock(&nvm_lock);
 	ct->state = NVM_TGT_LIVE;
 	nvm_tgt_changed();
-	mutex_unlock(&nvm_lock);
+	/* before nvm_lock goes: from then on a removal may free @t */
 	pr_info("%s: created target of type %s on %s, LUNs %d..%d\n",
 		t->name, tt->name, dev->name, t->conf.lun_begin,
 		t->conf.lun_end);
+	mutex_unlock(&nvm_lock);
+	nvm_tgt_live_delay();
 	return 0;
 
 err_exit_tgt:
