@@ -416,7 +416,7 @@ struct rrpc_gc {
  * @erases: erases of the LUN's blocks (sum of their erase_count)
  * @max_erase: the highest erase_count of the LUN's blocks
  * @full: GC found nothing to reclaim while the writer waits
- *	(rrpc_lun_set_full())
+ *	(rrpc_lun_set_full(); written under rrpc->wb_lock)
  * @wr_units: user units its writer took, for placement in turn
  *	(rrpc_wr_ahead(); wb_lock)
  * @cur: open blocks of user writes, per temperature (the writer work
@@ -539,7 +539,8 @@ struct rrpc_recovery {
  *	sector was programmed for (valid iff map[p2l[paddr]].ppa == paddr)
  * @wb_lock: protects the write buffer: @wb_free, @wb_queue, @wb_inflight,
  *	@nr_free_units, @wb_cur, @wb_seq, @flush_list, @wb_starved,
- *	@next_lun and the LUNs' wr_units; outermost
+ *	@next_lun, the LUNs' wr_units, and the writes of @nospc and of the
+ *	LUNs' full flags; outermost
  * @units: the write buffer units
  * @nr_units: entries of @units
  * @nr_free_units: units on @wb_free

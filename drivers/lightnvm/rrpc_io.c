@@ -22,6 +22,7 @@
 #include <linux/blk-mq.h>
 #include <linux/highmem.h>
 #include <linux/slab.h>
+#include <kunit/visibility.h>
 #include "rrpc.h"
 #include <trace/events/rrpc.h>
 
@@ -443,33 +444,43 @@ void rrpc_host_ok(struct rrpc *rrpc)
  * Writes go to the other LUNs meanwhile. Once every LUN is full the disk
  * is out of space: writes and flushes fail (-ENOSPC, -EIO), reads work, and
  * a discard, which gives GC something to reclaim, lets writes resume.
+ * The GC work items of several LUNs call this at once: the flags and
+ * @nospc change together under wb_lock, so that @nospc is set exactly
+ * when every LUN is full.
  *
- * Context: process.
+ * Context: process; takes rrpc->wb_lock.
  */
 void rrpc_lun_set_full(struct rrpc_lun *rlun, bool full)
 {
 	struct rrpc *rrpc = rlun->rrpc;
-	bool all = true;
+	bool all = true, was;
 	int i;
 
-	if (READ_ONCE(rlun->full) == full)
+	spin_lock(&rrpc->wb_lock);
+	if (rlun->full == full) {
+		spin_unlock(&rrpc->wb_lock);
 		return;
+	}
 	WRITE_ONCE(rlun->full, full);
 	for (i = 0; i < rrpc->nr_luns; i++)
-		if (!READ_ONCE(rrpc->luns[i].full))
+		if (!rrpc->luns[i].full)
 			all = false;
-	if (READ_ONCE(rrpc->nospc) == all)
-		return;
+	was = rrpc->nospc;
 	WRITE_ONCE(rrpc->nospc, all);
-	if (all)
+	/* logged in the order of the changes */
+	if (all && !was)
 		pr_err("%s: no LUN has a free block left or anything to garbage collect (grown bad blocks ate the spare): writes fail with -ENOSPC, reads work; discarding data lets GC resume\n",
 		       rrpc->disk->disk_name);
-	else
+	else if (!all && was)
 		pr_info("%s: LUN %d has free blocks again: writes resume\n",
 			rrpc->disk->disk_name, rlun->parent->id);
+	spin_unlock(&rrpc->wb_lock);
+	if (all == was)
+		return;
 	for (i = 0; i < rrpc->nr_luns; i++)
 		rrpc_wr_kick(&rrpc->luns[i]);
 }
+EXPORT_SYMBOL_IF_KUNIT(rrpc_lun_set_full);
 
 /* The open block of a stream takes no more programs (full, or failed). */
 static void rrpc_stream_close(struct rrpc_lun *rlun, struct rrpc_block *rblk,

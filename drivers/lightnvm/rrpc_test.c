@@ -7,10 +7,14 @@
  * take a user unit;
  * the capacity formula; map recovery (rrpc_recover.c): the merge of
  * scanned sectors by sequence number, GC copies, trim records, records
- * GC keeps, unreadable sectors.
+ * GC keeps, unreadable sectors; the out-of-space state under LUNs that
+ * fill and free up at the same time (rrpc_io.c).
  */
 
 #include <kunit/test.h>
+#include <linux/blkdev.h>
+#include <linux/completion.h>
+#include <linux/kthread.h>
 #include "rrpc.h"
 
 #define T_LBAS		16
@@ -839,6 +843,151 @@ static void rrpc_test_heat(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, hot, 2 * RRPC_HEAT_HOT * 50 - (RRPC_HEAT_HOT - 1));
 }
 
+/*
+ * Two LUNs' GC work items mark their LUNs full and not full at the same
+ * time (rrpc_lun_set_full()): the target must be out of space exactly
+ * when every LUN is full. Two threads toggle one LUN each, in rounds that
+ * start together; after each round the invariant must hold. Most rounds
+ * take one LUN up and the other down (nospc stays clear); in the first
+ * ones, some take both up and then both down (nospc set and cleared,
+ * logged).
+ */
+#define T_FULL_ROUNDS	20000
+#define T_FULL_BOTH	16	/* every this many rounds, both up, then down */
+#define T_FULL_BOTH_MAX	320	/* ... in the first rounds only */
+
+struct t_full {
+	struct rrpc		*rrpc;
+	atomic_t		at[2];		/* the step each thread reached */
+	struct completion	done[2];
+	int			bad_round;	/* first round that broke it */
+	bool			bad_nospc;
+	bool			bad_full[2];
+};
+
+struct t_full_arg {
+	struct t_full		*f;
+	int			i;
+};
+
+/* LUN @i's state after round @r. */
+static bool t_full_want(int i, int r)
+{
+	if (r < T_FULL_BOTH_MAX && r % T_FULL_BOTH < 2)
+		return r % T_FULL_BOTH == 0;
+	return (r + i) & 1;
+}
+
+/* Wait until both threads reached step @step. */
+static void t_full_sync(struct t_full *f, int i, int step)
+{
+	unsigned long spins = 0;
+
+	atomic_set_release(&f->at[i], step);
+	while (atomic_read_acquire(&f->at[!i]) < step) {
+		cpu_relax();
+		if (!(++spins & 1023))
+			cond_resched();
+	}
+}
+
+static int t_full_thread(void *data)
+{
+	struct t_full_arg *arg = data;
+	struct t_full *f = arg->f;
+	struct rrpc *rrpc = f->rrpc;
+	int i = arg->i, r;
+	bool a, b, n;
+
+	for (r = 0; r < T_FULL_ROUNDS; r++) {
+		t_full_sync(f, i, 3 * r + 1);
+		rrpc_lun_set_full(&rrpc->luns[i], t_full_want(i, r));
+		t_full_sync(f, i, 3 * r + 2);
+		if (i == 0 && f->bad_round < 0) {
+			spin_lock(&rrpc->wb_lock);
+			a = rrpc->luns[0].full;
+			b = rrpc->luns[1].full;
+			n = rrpc->nospc;
+			spin_unlock(&rrpc->wb_lock);
+			if (n != (a && b)) {
+				f->bad_round = r;
+				f->bad_nospc = n;
+				f->bad_full[0] = a;
+				f->bad_full[1] = b;
+			}
+		}
+		t_full_sync(f, i, 3 * r + 3);
+	}
+	complete(&f->done[i]);
+	return 0;
+}
+
+static void rrpc_test_lun_full_race(struct kunit *test)
+{
+	struct t_full_arg args[2];
+	struct task_struct *tsk[2];
+	struct gendisk *disk;
+	struct nvm_lun *parents;
+	struct rrpc *rrpc;
+	struct t_full *f;
+	int i;
+
+	rrpc = kunit_kzalloc(test, sizeof(*rrpc), GFP_KERNEL);
+	f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
+	disk = kunit_kzalloc(test, sizeof(*disk), GFP_KERNEL);
+	rrpc->luns = kunit_kcalloc(test, 2, sizeof(*rrpc->luns), GFP_KERNEL);
+	parents = kunit_kcalloc(test, 2, sizeof(*parents), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, rrpc);
+	KUNIT_ASSERT_NOT_NULL(test, f);
+	KUNIT_ASSERT_NOT_NULL(test, disk);
+	KUNIT_ASSERT_NOT_NULL(test, rrpc->luns);
+	KUNIT_ASSERT_NOT_NULL(test, parents);
+	strscpy(disk->disk_name, "kunit_full", sizeof(disk->disk_name));
+	rrpc->disk = disk;
+	rrpc->nr_luns = 2;
+	/* no workqueues: the writers' kicks are no-ops */
+	rrpc->exiting = true;
+	spin_lock_init(&rrpc->kick_lock);
+	spin_lock_init(&rrpc->wb_lock);
+	INIT_LIST_HEAD(&rrpc->flush_list);
+	for (i = 0; i < 2; i++) {
+		parents[i].id = i;
+		rrpc->luns[i].parent = &parents[i];
+		rrpc->luns[i].rrpc = rrpc;
+		rrpc->luns[i].idx = i;
+		spin_lock_init(&rrpc->luns[i].lock);
+	}
+	f->rrpc = rrpc;
+	f->bad_round = -1;
+	for (i = 0; i < 2; i++) {
+		init_completion(&f->done[i]);
+		args[i].f = f;
+		args[i].i = i;
+	}
+	for (i = 0; i < 2; i++)
+		tsk[i] = kthread_create(t_full_thread, &args[i],
+					"rrpc_kunit_full%d", i);
+	if (IS_ERR(tsk[0]) || IS_ERR(tsk[1])) {
+		/* a thread never woken never runs: nobody waits for it */
+		for (i = 0; i < 2; i++)
+			if (!IS_ERR(tsk[i]))
+				kthread_stop(tsk[i]);
+		KUNIT_FAIL(test, "cannot create the threads");
+		return;
+	}
+	for (i = 0; i < 2; i++)
+		wake_up_process(tsk[i]);
+	for (i = 0; i < 2; i++)
+		wait_for_completion(&f->done[i]);
+
+	KUNIT_EXPECT_EQ_MSG(test, f->bad_round, -1,
+			    "round %d: nospc %d with LUN 0 full %d, LUN 1 full %d",
+			    f->bad_round, f->bad_nospc, f->bad_full[0],
+			    f->bad_full[1]);
+	KUNIT_EXPECT_EQ(test, rrpc->nospc,
+			rrpc->luns[0].full && rrpc->luns[1].full);
+}
+
 static struct kunit_case rrpc_map_cases[] = {
 	KUNIT_CASE(rrpc_test_commit),
 	KUNIT_CASE(rrpc_test_overwrite),
@@ -872,6 +1021,7 @@ static struct kunit_case rrpc_gc_cases[] = {
 	KUNIT_CASE(rrpc_test_free_pick),
 	KUNIT_CASE(rrpc_test_wr_turn),
 	KUNIT_CASE(rrpc_test_heat),
+	KUNIT_CASE(rrpc_test_lun_full_race),
 	{}
 };
 
