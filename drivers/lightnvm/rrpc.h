@@ -49,12 +49,35 @@ static_assert(BIT(RRPC_SECTOR_SHIFT) == RRPC_SECTOR_SIZE);
 
 /*
  * Host or transport errors (a command aborted by a controller reset or a
- * timeout, a path error): the command is tried again, after a pause that
- * grows by RRPC_HOST_RETRY_MS each time, until RRPC_HOST_RETRIES of them
- * came in a row; then the device is taken for dead (rrpc_set_dead()).
+ * timeout, a path error, a status that is not the media's): the command
+ * is tried again, after a pause that grows by RRPC_HOST_RETRY_MS each
+ * time. The device is taken for dead (rrpc_set_dead()) once one command
+ * failed so more than RRPC_HOST_RETRIES times, or commands of its kind
+ * (enum rrpc_cmd) did with none of that kind succeeding in between, or
+ * they kept failing for RRPC_HOST_DEAD_MS: a device that fails only
+ * programs while its erases and reads work is dead too.
  */
 #define RRPC_HOST_RETRIES	5
 #define RRPC_HOST_RETRY_MS	100
+#define RRPC_HOST_DEAD_MS	10000
+
+/* The kinds of command whose host errors are counted apart. */
+enum rrpc_cmd {
+	RRPC_CMD_READ,
+	RRPC_CMD_PROGRAM,
+	RRPC_CMD_ERASE,
+	RRPC_CMD_KINDS,
+};
+
+/**
+ * struct rrpc_streak - host errors of one kind of command in a row
+ * @n: failures since the last command of the kind that succeeded
+ * @since: jiffies of the first of them
+ */
+struct rrpc_streak {
+	atomic_t	n;
+	unsigned long	since;
+};
 
 /*
  * Free blocks per LUN: user writes never take the last RRPC_GC_RSV
@@ -342,6 +365,8 @@ struct rrpc_tpend {
  * @seq: no higher than the write sequence number of any of its sectors
  *	(the number the next sector would take when the unit was started):
  *	unit order
+ * @host_tries: its programs that failed on a host error since the last
+ *	one that succeeded (its writer or GC work only)
  * @temp: %RRPC_COLD or %RRPC_HOT: the open blocks it goes to
  * @idx: index in rrpc->units; its slots are idx * spp + i
  * @ref: one for the writer, one per reader copying from it
@@ -364,6 +389,7 @@ struct rrpc_unit {
 	struct list_head	inflight;
 	u64			seq;
 	u32			idx;
+	u32			host_tries;
 	int			temp;
 	refcount_t		ref;
 	unsigned int		nr;
@@ -569,7 +595,7 @@ struct rrpc_recovery {
  * @dead: the device stopped taking programs (not a media error): the
  *	disk is read-only and buffered data that cannot be written is dropped
  * @nospc: every LUN is full (&rrpc_lun.full): writes fail with -ENOSPC
- *	until a discard lets GC free a block
+ *	and flushes with -EIO until a discard lets GC free a block
  * @draining: teardown is programming what is buffered (with @nospc, what
  *	cannot be programmed is dropped)
  * @trim_page: the trim record being built (wb_lock)
@@ -584,8 +610,9 @@ struct rrpc_recovery {
  *	(map_lock)
  * @rec: what creation found
  * @close_seq: source of rrpc_block.close_seq
- * @host_streak: host or transport errors (not the media's) since the last
- *	command that succeeded; past %RRPC_HOST_RETRIES the target is dead
+ * @host_streak: per &enum rrpc_cmd, host or transport errors (not the
+ *	media's) since the last command of the kind that succeeded; past
+ *	%RRPC_HOST_RETRIES or %RRPC_HOST_DEAD_MS the target is dead
  * @stats: counters
  */
 struct rrpc {
@@ -646,7 +673,7 @@ struct rrpc {
 	u32			sb_paddr;
 	struct rrpc_recovery	rec;
 	atomic64_t		close_seq;
-	atomic_t		host_streak;
+	struct rrpc_streak	host_streak[RRPC_CMD_KINDS];
 
 	struct rrpc_stats	stats;
 };
@@ -740,8 +767,9 @@ void rrpc_wr_work(struct work_struct *work);
 void rrpc_kick_writer(struct rrpc *rrpc, struct rrpc_lun *rlun);
 int rrpc_program(struct rrpc_lun *rlun, struct rrpc_unit *u, bool gc);
 void rrpc_set_dead(struct rrpc *rrpc, const char *why);
-bool rrpc_host_retry(struct rrpc *rrpc, const char *what, int ret, u16 error);
-void rrpc_host_ok(struct rrpc *rrpc);
+bool rrpc_host_retry(struct rrpc *rrpc, enum rrpc_cmd kind, const char *what,
+		     int ret, u16 error, u32 tries);
+void rrpc_host_ok(struct rrpc *rrpc, enum rrpc_cmd kind);
 void rrpc_lun_set_full(struct rrpc_lun *rlun, bool full);
 bool rrpc_wb_add_rec(struct rrpc *rrpc, u32 marker, const void *rec,
 		     struct rrpc_rq *rrq, bool flush);

@@ -98,6 +98,7 @@ static int rrpc_erase(struct rrpc_lun *rlun, struct rrpc_block *rblk,
 {
 	struct rrpc *rrpc = rlun->rrpc;
 	struct nvm_block *blk = rblk->parent;
+	u32 tries = 0;
 	int ret;
 
 	for (;;) {
@@ -106,7 +107,7 @@ static int rrpc_erase(struct rrpc_lun *rlun, struct rrpc_block *rblk,
 		trace_rrpc_erase(rrpc->disk->disk_name, rlun->parent->id,
 				 blk->id, victim, ret);
 		if (!ret) {
-			rrpc_host_ok(rrpc);
+			rrpc_host_ok(rrpc, RRPC_CMD_ERASE);
 			spin_lock(&rlun->lock);
 			rblk->erase_count++;
 			rlun->erases++;
@@ -119,7 +120,8 @@ static int rrpc_erase(struct rrpc_lun *rlun, struct rrpc_block *rblk,
 			atomic64_inc(&rrpc->stats.grown_bad);
 			return ret;
 		}
-		if (!rrpc_host_retry(rrpc, "an erase", ret, 0))
+		if (!rrpc_host_retry(rrpc, RRPC_CMD_ERASE, "an erase", ret, 0,
+				     ++tries))
 			return ret;
 	}
 }
@@ -440,7 +442,7 @@ static int rrpc_gc_read(struct rrpc_lun *rlun, u32 n)
 	struct rrpc_gc *gc = &rlun->gc;
 	struct rrpc_unit *u = &gc->unit;
 	struct nvm_rq *rqd = &gc->rqd;
-	u32 oob_size = rrpc->geo->oob_size, i;
+	u32 oob_size = rrpc->geo->oob_size, i, tries = 0;
 	u64 failed = 0;
 	int ret;
 
@@ -471,11 +473,12 @@ retry:
 	bio_uninit(&gc->bio);
 	if (ret && ret != -EIO) {
 		/* not the media: nothing is lost, the sectors stay mapped */
-		if (!rrpc_host_retry(rrpc, "a GC read", ret, rqd->error))
+		if (!rrpc_host_retry(rrpc, RRPC_CMD_READ, "a GC read", ret,
+				     rqd->error, ++tries))
 			return -ENODEV;
 		goto retry;
 	}
-	rrpc_host_ok(rrpc);
+	rrpc_host_ok(rrpc, RRPC_CMD_READ);
 	/* a media error: the sectors it names (all, without a list) */
 	if (ret && rqd->error != NVM_RSP_WARN_HIGHECC)
 		failed = rqd->ppa_status ? rqd->ppa_status : ~0ULL;

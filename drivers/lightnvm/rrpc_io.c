@@ -60,10 +60,14 @@ static void rrpc_unit_put(struct rrpc *rrpc, struct rrpc_unit *u)
  *	to start at the round-robin cursor
  *
  * Wakes the next LUN writer (round-robin) that is not waiting for GC.
- * When every LUN waits, GC wakes them as it frees blocks.
+ * When every LUN waits, GC wakes them as it frees blocks. Once the target
+ * is dead or out of space, a call without @from wakes one even if it
+ * waits: dead, it fails the flushes waiting (rrpc_wr_work()); at teardown
+ * it drops what cannot be written. No GC would wake it for either.
  */
 void rrpc_kick_writer(struct rrpc *rrpc, struct rrpc_lun *from)
 {
+	bool any = !from && (READ_ONCE(rrpc->dead) || READ_ONCE(rrpc->nospc));
 	unsigned int start, k;
 	struct rrpc_lun *rlun;
 
@@ -73,7 +77,7 @@ void rrpc_kick_writer(struct rrpc *rrpc, struct rrpc_lun *from)
 		start = READ_ONCE(rrpc->next_lun);
 	for (k = 0; k < rrpc->nr_luns; k++) {
 		rlun = &rrpc->luns[(start + k) % rrpc->nr_luns];
-		if (rlun == from || READ_ONCE(rlun->wr_blocked))
+		if (rlun == from || (!any && READ_ONCE(rlun->wr_blocked)))
 			continue;
 		if (!from)
 			WRITE_ONCE(rrpc->next_lun, (rlun->idx + 1) % rrpc->nr_luns);
@@ -126,6 +130,7 @@ static struct rrpc_unit *rrpc_wb_cur(struct rrpc *rrpc, int temp)
 	rrpc->nr_free_units--;
 	u->nr = 0;
 	u->seq = rrpc->wb_seq;
+	u->host_tries = 0;
 	u->temp = temp;
 	refcount_set(&u->ref, 1);
 	list_add_tail(&u->inflight, &rrpc->wb_inflight);
@@ -290,6 +295,9 @@ static bool rrpc_flush_locked(struct rrpc *rrpc, struct rrpc_rq *rrq)
 	trace_rrpc_flush(rrpc->disk->disk_name, rrpc->wb_seq, pad, true);
 	rrq->flush_seq = rrpc->wb_seq;
 	list_add_tail(&rrq->flush_list, &rrpc->flush_list);
+	/* dead: a writer fails it (rrpc_set_dead() kicked them before) */
+	if (READ_ONCE(rrpc->dead))
+		rrpc_kick_writer(rrpc, NULL);
 	/* trim records outside the buffer: GC writes them */
 	for (i = 0; rrpc->nr_unbuf && i < rrpc->nr_luns; i++)
 		rrpc_gc_kick(&rrpc->luns[i]);
@@ -353,13 +361,46 @@ static void rrpc_unit_drop(struct rrpc *rrpc, struct rrpc_unit *u)
 	rrpc_unit_done(rrpc, u);
 }
 
+/*
+ * End the flushes and FUA writes on @failed (taken off rrpc->flush_list)
+ * with -EIO: the target is @why, what they wait for may never reach the
+ * media. Context: process or softirq, no lock held.
+ */
+static void rrpc_flush_fail(struct rrpc *rrpc, struct list_head *failed,
+			    const char *why)
+{
+	struct rrpc_rq *rrq, *tmp;
+	u32 n = 0;
+
+	list_for_each_entry_safe(rrq, tmp, failed, flush_list) {
+		list_del_init(&rrq->flush_list);
+		blk_mq_end_request(blk_mq_rq_from_pdu(rrq), BLK_STS_IOERR);
+		n++;
+	}
+	if (n)
+		pr_err_ratelimited("%s: %u flushes failed: the target is %s\n",
+				   rrpc->disk->disk_name, n, why);
+}
+
+/* The target is dead: fail every flush waiting. Context: a LUN writer. */
+static void rrpc_flush_fail_dead(struct rrpc *rrpc)
+{
+	LIST_HEAD(failed);
+
+	spin_lock(&rrpc->wb_lock);
+	list_splice_init(&rrpc->flush_list, &failed);
+	spin_unlock(&rrpc->wb_lock);
+	rrpc_flush_fail(rrpc, &failed, "dead");
+}
+
 /**
  * rrpc_set_dead() - the device stopped taking programs: go read-only
  * @rrpc: the target
  * @why: for the log
  *
- * Writes, discards and flushes fail from now on; the writers drop what is
- * buffered, so that teardown never waits for a device that does not answer.
+ * Writes, discards and flushes fail from now on; the writers fail the
+ * flushes waiting and drop what is buffered, so that neither a flush nor
+ * teardown waits for a device that does not answer.
  *
  * Context: any.
  */
@@ -375,22 +416,49 @@ void rrpc_set_dead(struct rrpc *rrpc, const char *why)
 		rrpc_wr_kick(&rrpc->luns[i]);
 }
 
+static const char * const rrpc_cmd_names[RRPC_CMD_KINDS] = {
+	[RRPC_CMD_READ]		= "reads",
+	[RRPC_CMD_PROGRAM]	= "programs",
+	[RRPC_CMD_ERASE]	= "erases",
+};
+
+static const char * const rrpc_cmd_dead[RRPC_CMD_KINDS] = {
+	[RRPC_CMD_READ]		= "the device keeps failing reads",
+	[RRPC_CMD_PROGRAM]	= "the device keeps failing programs",
+	[RRPC_CMD_ERASE]	= "the device keeps failing erases",
+};
+
 /*
- * Count a host error: the number of them in a row, or 0 (give up) once the
- * target is dead or is taken for dead now.
+ * Count a host error of a command of @kind that has failed so @tries
+ * times: the number of failures in a row that counts (its own, or its
+ * kind's since a command of the kind last succeeded), or 0 (give up)
+ * once the target is dead or is taken for dead now: past
+ * %RRPC_HOST_RETRIES, or %RRPC_HOST_DEAD_MS after the kind's first one.
+ * Only a success of the same kind ends a kind's streak: a device whose
+ * programs fail while its erases work must not be retried forever.
  */
-static int rrpc_host_err(struct rrpc *rrpc, const char *what, int ret,
-			 u16 error)
+static int rrpc_host_err(struct rrpc *rrpc, enum rrpc_cmd kind,
+			 const char *what, int ret, u16 error, u32 tries)
 {
-	int n = atomic_inc_return(&rrpc->host_streak);
+	struct rrpc_streak *s = &rrpc->host_streak[kind];
+	int n = atomic_inc_return(&s->n);
+	unsigned long since;
+	u32 ms = 0;
 
 	atomic64_inc(&rrpc->stats.host_errors);
+	if (n == 1)
+		WRITE_ONCE(s->since, jiffies ?: 1);
 	if (READ_ONCE(rrpc->dead))
 		return 0;
-	if (n > RRPC_HOST_RETRIES) {
-		pr_err("%s: %s failed (%d/0x%x), %d host errors in a row\n",
-		       rrpc->disk->disk_name, what, ret, error, n);
-		rrpc_set_dead(rrpc, "the device keeps failing commands");
+	since = READ_ONCE(s->since);
+	if (since && n > 1)
+		ms = jiffies_to_msecs(jiffies - since);
+	n = max_t(int, n, tries);
+	if (n > RRPC_HOST_RETRIES || ms >= RRPC_HOST_DEAD_MS) {
+		pr_err("%s: %s failed (%d/0x%x), not by the media: %d failures in a row over %u ms, no %s succeeding\n",
+		       rrpc->disk->disk_name, what, ret, error, n, ms,
+		       rrpc_cmd_names[kind]);
+		rrpc_set_dead(rrpc, rrpc_cmd_dead[kind]);
 		return 0;
 	}
 	pr_warn_ratelimited("%s: %s failed (%d/0x%x), not a media error: retry %d of %d\n",
@@ -402,21 +470,26 @@ static int rrpc_host_err(struct rrpc *rrpc, const char *what, int ret,
 /**
  * rrpc_host_retry() - a command failed, and not because of the media
  * @rrpc: the target
+ * @kind: the kind of command (its streak of host errors)
  * @what: the command, for the log
  * @ret: what submitting it returned
  * @error: its completion status (&nvm_rq.error), not a media status
+ * @tries: how many times this command has failed so, this one included
  *
  * Such a failure (nvm_rsp_is_media() false, or a command that could not
  * be submitted) says nothing about the blocks: none is marked bad and no
- * data is given up. The caller tries again after a pause; after
- * %RRPC_HOST_RETRIES failures in a row the device is taken for dead.
+ * data is given up. The caller tries again after a pause. The device is
+ * taken for dead after more than %RRPC_HOST_RETRIES failures of the
+ * command, or of its kind with none of the kind succeeding in between,
+ * or once its kind has failed so for %RRPC_HOST_DEAD_MS.
  *
  * Context: process (sleeps).
  * Return: true to try again, false once the target is dead.
  */
-bool rrpc_host_retry(struct rrpc *rrpc, const char *what, int ret, u16 error)
+bool rrpc_host_retry(struct rrpc *rrpc, enum rrpc_cmd kind, const char *what,
+		     int ret, u16 error, u32 tries)
 {
-	int n = rrpc_host_err(rrpc, what, ret, error);
+	int n = rrpc_host_err(rrpc, kind, what, ret, error, tries);
 
 	if (n)
 		msleep(RRPC_HOST_RETRY_MS * n);
@@ -424,15 +497,21 @@ bool rrpc_host_retry(struct rrpc *rrpc, const char *what, int ret, u16 error)
 }
 
 /**
- * rrpc_host_ok() - a command succeeded: host errors no longer in a row
+ * rrpc_host_ok() - a command succeeded: host errors of its kind no longer
+ *	in a row
  * @rrpc: the target
+ * @kind: the kind of command
  *
  * Context: any.
  */
-void rrpc_host_ok(struct rrpc *rrpc)
+void rrpc_host_ok(struct rrpc *rrpc, enum rrpc_cmd kind)
 {
-	if (atomic_read(&rrpc->host_streak))
-		atomic_set(&rrpc->host_streak, 0);
+	struct rrpc_streak *s = &rrpc->host_streak[kind];
+
+	if (atomic_read(&s->n)) {
+		WRITE_ONCE(s->since, 0);
+		atomic_set(&s->n, 0);
+	}
 }
 
 /**
@@ -444,9 +523,11 @@ void rrpc_host_ok(struct rrpc *rrpc)
  * Writes go to the other LUNs meanwhile. Once every LUN is full the disk
  * is out of space: writes and flushes fail (-ENOSPC, -EIO), reads work, and
  * a discard, which gives GC something to reclaim, lets writes resume.
- * The GC work items of several LUNs call this at once: the flags and
- * @nospc change together under wb_lock, so that @nospc is set exactly
- * when every LUN is full.
+ * Each time GC finds a LUN full while every LUN is, the flushes and FUA
+ * writes waiting fail with -EIO: their data cannot be written (it stays
+ * buffered in case space comes back). The GC work items of several LUNs
+ * call this at once: the flags and @nospc change together under wb_lock,
+ * so that @nospc is set exactly when every LUN is full.
  *
  * Context: process; takes rrpc->wb_lock.
  */
@@ -454,27 +535,28 @@ void rrpc_lun_set_full(struct rrpc_lun *rlun, bool full)
 {
 	struct rrpc *rrpc = rlun->rrpc;
 	bool all = true, was;
+	LIST_HEAD(failed);
 	int i;
 
 	spin_lock(&rrpc->wb_lock);
-	if (rlun->full == full) {
-		spin_unlock(&rrpc->wb_lock);
-		return;
-	}
 	WRITE_ONCE(rlun->full, full);
 	for (i = 0; i < rrpc->nr_luns; i++)
 		if (!rrpc->luns[i].full)
 			all = false;
 	was = rrpc->nospc;
 	WRITE_ONCE(rrpc->nospc, all);
+	/* no space, and GC just found none: what flushes wait for stays */
+	if (full && all)
+		list_splice_init(&rrpc->flush_list, &failed);
 	/* logged in the order of the changes */
 	if (all && !was)
-		pr_err("%s: no LUN has a free block left or anything to garbage collect (grown bad blocks ate the spare): writes fail with -ENOSPC, reads work; discarding data lets GC resume\n",
+		pr_err("%s: no LUN has a free block left or anything to garbage collect (grown bad blocks ate the spare): writes fail with -ENOSPC, flushes with -EIO, reads work; discarding data lets GC resume\n",
 		       rrpc->disk->disk_name);
 	else if (!all && was)
 		pr_info("%s: LUN %d has free blocks again: writes resume\n",
 			rrpc->disk->disk_name, rlun->parent->id);
 	spin_unlock(&rrpc->wb_lock);
+	rrpc_flush_fail(rrpc, &failed, "out of space");
 	if (all == was)
 		return;
 	for (i = 0; i < rrpc->nr_luns; i++)
@@ -594,7 +676,8 @@ int rrpc_program(struct rrpc_lun *rlun, struct rrpc_unit *u, bool gc)
 		 * and the copy written next is the one the map points to.
 		 */
 		rrpc_stream_close(rlun, rblk, gc, temp);
-		if (!rrpc_host_retry(rrpc, "a program", ret, rqd->error))
+		if (!rrpc_host_retry(rrpc, RRPC_CMD_PROGRAM, "a program", ret,
+				     rqd->error, ++u->host_tries))
 			return -ENODEV;
 		return -EAGAIN;
 	}
@@ -611,7 +694,8 @@ int rrpc_program(struct rrpc_lun *rlun, struct rrpc_unit *u, bool gc)
 		return -EIO;
 	}
 
-	rrpc_host_ok(rrpc);
+	rrpc_host_ok(rrpc, RRPC_CMD_PROGRAM);
+	u->host_tries = 0;
 	atomic64_add(spp, &rrpc->stats.media_written);
 	atomic64_add(spp - nr_data, &rrpc->stats.padded);
 	if (gc)
@@ -678,7 +762,8 @@ static int rrpc_wr_next_temp(struct rrpc *rrpc)
  * Takes full units from the target's queue, oldest first, as long as the
  * LUN has space and it is its turn (rrpc_wr_ahead()); a LUN ahead of the
  * others wakes the one whose turn it is, a LUN without space passes the
- * queue on to the next LUN and is woken again by its GC.
+ * queue on to the next LUN and is woken again by its GC. Once the target
+ * is dead, it first fails the flushes waiting.
  */
 void rrpc_wr_work(struct work_struct *work)
 {
@@ -689,6 +774,8 @@ void rrpc_wr_work(struct work_struct *work)
 	bool drop;
 	int ret, temp;
 
+	if (READ_ONCE(rrpc->dead))
+		rrpc_flush_fail_dead(rrpc);
 	for (;;) {
 		/* a dead device, or no space left while tearing down: drop */
 		drop = READ_ONCE(rrpc->dead) ||
@@ -797,7 +884,8 @@ static bool rrpc_read_requeue(struct rrpc *rrpc, struct request *rq,
 
 	if (rrq->retries >= RRPC_HOST_RETRIES)
 		return false;
-	n = rrpc_host_err(rrpc, "a read", 0, error);
+	n = rrpc_host_err(rrpc, RRPC_CMD_READ, "a read", 0, error,
+			  rrq->retries + 1);
 	if (!n)
 		return false;
 	rrq->retries++;
@@ -820,7 +908,7 @@ static void rrpc_read_end_io(struct nvm_rq *rqd)
 	rrpc_read_put(rrpc, rrq, blk_rq_bytes(rq) >> RRPC_SECTOR_SHIFT, true);
 
 	if (!error || error == NVM_RSP_WARN_HIGHECC) {
-		rrpc_host_ok(rrpc);
+		rrpc_host_ok(rrpc, RRPC_CMD_READ);
 	} else {
 		if (!nvm_rsp_is_media(error) &&
 		    rrpc_read_requeue(rrpc, rq, rrq, error))
@@ -1066,6 +1154,11 @@ static blk_status_t rrpc_write_rq(struct rrpc *rrpc, struct request *rq,
 	if (READ_ONCE(rrpc->nospc))
 		return BLK_STS_NOSPC;
 	spin_lock(&rrpc->wb_lock);
+	/* again under the lock: a FUA write must not wait out of space */
+	if (unlikely(rrpc->nospc)) {
+		spin_unlock(&rrpc->wb_lock);
+		return BLK_STS_NOSPC;
+	}
 	temp = rrpc_write_temp(rrpc, lba, nr, false);
 	if (rrpc_wb_room(rrpc, temp) < nr) {
 		/*
@@ -1103,8 +1196,17 @@ static blk_status_t rrpc_flush_rq(struct rrpc *rrpc, struct request *rq)
 
 	if (READ_ONCE(rrpc->dead) || READ_ONCE(rrpc->nospc))
 		return BLK_STS_IOERR;
-	blk_mq_start_request(rq);
 	spin_lock(&rrpc->wb_lock);
+	/*
+	 * Again under the lock: out of space, the flushes waiting fail when
+	 * GC finds no space (rrpc_lun_set_full()); one queued after that
+	 * would wait for GC to look again.
+	 */
+	if (unlikely(rrpc->nospc)) {
+		spin_unlock(&rrpc->wb_lock);
+		return BLK_STS_IOERR;
+	}
+	blk_mq_start_request(rq);
 	wait = rrpc_flush_locked(rrpc, blk_mq_rq_to_pdu(rq));
 	spin_unlock(&rrpc->wb_lock);
 	if (!wait)
