@@ -364,7 +364,7 @@ static void rrpc_unit_drop(struct rrpc *rrpc, struct rrpc_unit *u)
 /*
  * End the flushes and FUA writes on @failed (taken off rrpc->flush_list)
  * with -EIO: the target is @why, what they wait for may never reach the
- * media. Context: process or softirq, no lock held.
+ * media. Context: process, no lock held.
  */
 static void rrpc_flush_fail(struct rrpc *rrpc, struct list_head *failed,
 			    const char *why)
