@@ -7,7 +7,8 @@
  *
  *   lnvm_crash WORKLOAD --dev NAME [--op OP] [--luns B:E] [--bound K]
  *		[--max-states N] [--second N] [--state I] [--inject lose]
- *		[--seed S] [--delay US] [--jitter US] [--verbose]
+ *		[--seed S] [--delay US] [--jitter US] [--reuse SECTORS]
+ *		[--verbose]
  *
  * NAME is a powered-on configfs nvm_mem instance (completion_mode 1)
  * without a target, on a kernel with CONFIG_NVM_MEM_RECORD. The program
@@ -36,6 +37,10 @@
  * operation that had begun; discards and write-zeroes are zeros. Anything
  * else is a violation: "lost" (an older version, or zeros), "foreign"
  * (another LBA's sector), "garbage".
+ *
+ * --reuse SECTORS skips steps 1 and 2: the states of the recording the
+ * instance already holds (a workload run earlier in this boot on a target
+ * of SECTORS sectors), e.g. to look at one state again with --state I.
  *
  * --inject lose builds every state without the last program completed
  * before its cut: a state that no cut can produce, to show that the
@@ -143,22 +148,22 @@ static void gen(struct wl *w, const char *name, uint64_t seed, uint64_t m)
 
 	memset(w, 0, sizeof(*w));
 	if (!strcmp(name, "overwrite")) {
-		/* 32 sectors written twice, then overwrites, flushes, FUA */
-		for (i = 0; i < 32; i += 4)
+		/* 48 sectors written twice, then overwrites, flushes, FUA */
+		for (i = 0; i < 48; i += 4)
 			add(w, OP_W, i, 4, 0, m);
 		add(w, OP_F, 0, 0, 0, m);
-		for (i = 0; i < 32; i += 8)
+		for (i = 0; i < 48; i += 8)
 			add(w, OP_W, i, 8, 0, m);
 		add(w, OP_F, 0, 0, 0, m);
 		w->setup = w->nr;
-		for (i = 0; i < 24; i++) {
+		for (i = 0; i < 40; i++) {
 			uint64_t v = splitmix64(&r);
 
-			if (v % 10 < 3) {
+			if (v % 4 == 0) {
 				add(w, OP_F, 0, 0, 0, m);
 				continue;
 			}
-			add(w, OP_W, (v >> 8) % 32, 1 + (v >> 16) % 4,
+			add(w, OP_W, (v >> 8) % 48, 1 + (v >> 16) % 8,
 			    (v >> 24) % 8 == 0, m);
 		}
 		add(w, OP_F, 0, 0, 0, m);
@@ -174,12 +179,12 @@ static void gen(struct wl *w, const char *name, uint64_t seed, uint64_t m)
 		w->setup = w->nr;
 		for (i = 0; i < 6; i++) {
 			x = 8 * i;
-			add(w, OP_W, x, 2, 0, m);
+			add(w, OP_W, x, 4, 0, m);
 			add(w, OP_F, 0, 0, 0, m);
-			add(w, OP_W, x, 2, 0, m);
+			add(w, OP_W, x, 4, 0, m);
 			add(w, OP_F, 0, 0, 0, m);
 			add(w, i % 2 ? OP_Z : OP_D, x, 2 + i % 3, 0, m);
-			add(w, OP_W, x + 5, 2, 0, m);
+			add(w, OP_W, x + 5, 3, 0, m);
 			if (i % 3 != 2)
 				add(w, OP_F, 0, 0, 0, m);
 		}
@@ -843,6 +848,21 @@ static void enumerate(struct states *ss, const struct rlog *l, int bound)
 
 /* ------------------------------------------------------------ checking */
 
+/* where the time of the states goes: replay, power-on, create, read, rest */
+static double t_step[5];
+static struct timespec t_last;
+
+static void lap(int step)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (step >= 0)
+		t_step[step] += (now.tv_sec - t_last.tv_sec) +
+				(now.tv_nsec - t_last.tv_nsec) / 1e9;
+	t_last = now;
+}
+
 struct result {
 	long bad_sectors, violations, second_mismatch, create_failed;
 	long lost, foreign, garbage, size;
@@ -926,9 +946,13 @@ static long check_state(const struct cfg *c, const struct wl *w,
 	uint64_t h1, h2, lba;
 	int fd, ret, j;
 
+	lap(-1);
 	replay(c, s, l);
+	lap(0);
 	dev_attr(c, "power", "1");
+	lap(1);
 	ret = tgt_create(c, 0);
+	lap(2);
 	if (ret) {
 		printf("VIOLATION %s state %d: recovery failed: %s\n", c->wl,
 		       idx, strerror(-ret));
@@ -938,6 +962,7 @@ static long check_state(const struct cfg *c, const struct wl *w,
 	}
 	fd = tgt_open(c, O_RDONLY);
 	h1 = read_all(c, fd, data, m, r);
+	lap(3);
 	for (j = 0; j < s->nr_marks; j++) {
 		const struct model *md = model_get(cache, w, m, s->marks[j]);
 
@@ -971,6 +996,7 @@ static long check_state(const struct cfg *c, const struct wl *w,
 		dev_attr(c, "unplugged", "1");
 		tgt_remove(c);
 		dev_attr(c, "power", "0");
+		lap(4);
 		return bad;
 	}
 	/* a second recovery from what the first one left */
@@ -993,6 +1019,7 @@ static long check_state(const struct cfg *c, const struct wl *w,
 	dev_attr(c, "unplugged", "1");
 	tgt_remove(c);
 	dev_attr(c, "power", "0");
+	lap(4);
 	if (h1 != h2) {
 		printf("VIOLATION %s state %d: a second recovery read other contents\n",
 		       c->wl, idx);
@@ -1017,7 +1044,7 @@ static void usage(FILE *f)
 int main(int argc, char **argv)
 {
 	struct cfg c = { .op = 25, .lun_b = 0, .lun_e = 1, .bound = 3,
-			 .second = 1, .delay = 300, .jitter = 700,
+			 .second = 1, .delay = 2000, .jitter = 4000,
 			 .max_states = -1, .state = -1, .seed = 1 };
 	struct result r = { 0 };
 	struct states ss;
@@ -1127,6 +1154,11 @@ int main(int argc, char **argv)
 	       c.wl, checked, r.violations, r.bad_sectors, r.lost, r.foreign,
 	       r.garbage, r.size, r.create_failed, r.second_mismatch,
 	       (long)(time(NULL) - t0));
+	if (checked)
+		printf("crashcheck %s: per state: replay %.0f ms, power-on %.0f ms, recovery %.0f ms, read and check %.0f ms, teardown and second recovery %.0f ms\n",
+		       c.wl, 1e3 * t_step[0] / checked, 1e3 * t_step[1] / checked,
+		       1e3 * t_step[2] / checked, 1e3 * t_step[3] / checked,
+		       1e3 * t_step[4] / checked);
 	if (r.violations)
 		printf("crashcheck %s: replay one state of this recording (same boot, device %s kept): %s %s --dev %s --reuse %llu --state N --verbose\n",
 		       c.wl, c.dev, prog, c.wl, c.dev, (unsigned long long)m);
