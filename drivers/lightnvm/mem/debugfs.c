@@ -363,6 +363,18 @@ static int nvm_mem_test_io_run(struct nvm_mem_dev *dev, u8 opcode, bool core,
 	    !nr || nr > NVM_MEM_MAX_PHYS_SECT ||
 	    off + nr > m->sec_per_plblk * c->num_pln)
 		return -EINVAL;
+	/*
+	 * A synchronous command through the core would wait, holding
+	 * dev->lock, for a workqueue that the stall holds until "resume",
+	 * which needs dev->lock: refused. (stall takes dev->lock too, so
+	 * none can come while such a command waits.) Queued ones are held.
+	 */
+	if (core && READ_ONCE(dev->stalled) &&
+	    dev->completion_mode == NVM_MEM_COMPL_WQ) {
+		pr_info_ratelimited("%s: test_io: a synchronous command while stalled would never complete: refused (resume first)\n",
+				    dev->name);
+		return -EBUSY;
+	}
 
 	/* room for one address per plane of an erase */
 	if (opcode == NVM_OP_ERASE)
