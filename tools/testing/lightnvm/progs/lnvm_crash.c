@@ -170,22 +170,51 @@ static void gen(struct wl *w, const char *name, uint64_t seed, uint64_t m)
 	} else if (!strcmp(name, "trim")) {
 		/*
 		 * Discards and write-zeroes over flushed data: write A,
-		 * flush, write B, flush, trim, more writes elsewhere, flush
-		 * or not.
+		 * flush, write B, flush, trim part of it, more writes next
+		 * to it, flush or not.
 		 */
-		for (i = 0; i < 48; i += 8)
+		for (i = 0; i < 128; i += 8)
+			add(w, OP_W, i, 8, 0, m);
+		add(w, OP_F, 0, 0, 0, m);
+		w->setup = w->nr;
+		for (i = 0; i < 8; i++) {
+			x = 16 * i;
+			add(w, OP_W, x, 8, 0, m);
+			add(w, OP_F, 0, 0, 0, m);
+			add(w, OP_W, x, 8, 0, m);
+			add(w, OP_F, 0, 0, 0, m);
+			add(w, i % 2 ? OP_Z : OP_D, x + i % 3, 2 + i % 5, 0, m);
+			add(w, OP_W, x + 9, 5, 0, m);
+			if (i % 3 != 2)
+				add(w, OP_F, 0, 0, 0, m);
+		}
+		add(w, OP_F, 0, 0, 0, m);
+	} else if (!strcmp(name, "trimgc")) {
+		/*
+		 * Issue 22's first path: write A, flush, write B, flush,
+		 * discard or zero it, then overwrites of its neighbours
+		 * until GC collects the blocks of B; a flush every other
+		 * round only.
+		 */
+		for (i = 0; i < m; i += 8)
 			add(w, OP_W, i, 8, 0, m);
 		add(w, OP_F, 0, 0, 0, m);
 		w->setup = w->nr;
 		for (i = 0; i < 6; i++) {
-			x = 8 * i;
-			add(w, OP_W, x, 4, 0, m);
+			uint32_t base = (i * 29) % (m - 40);
+
+			x = base + 3;
+			add(w, OP_W, x, 1, 0, m);
 			add(w, OP_F, 0, 0, 0, m);
-			add(w, OP_W, x, 4, 0, m);
+			add(w, OP_W, x, 1, 0, m);
 			add(w, OP_F, 0, 0, 0, m);
-			add(w, i % 2 ? OP_Z : OP_D, x, 2 + i % 3, 0, m);
-			add(w, OP_W, x + 5, 3, 0, m);
-			if (i % 3 != 2)
+			add(w, i % 2 ? OP_Z : OP_D, x, 1, 0, m);
+			for (uint32_t k = 0; k < 2; k++) {
+				add(w, OP_W, base + 4, 8, 0, m);
+				add(w, OP_W, base + 12, 8, 0, m);
+				add(w, OP_W, base + 20, 8, 0, m);
+			}
+			if (i % 2)
 				add(w, OP_F, 0, 0, 0, m);
 		}
 		add(w, OP_F, 0, 0, 0, m);
@@ -199,7 +228,7 @@ static void gen(struct wl *w, const char *name, uint64_t seed, uint64_t m)
 			add(w, OP_W, i, 8, 0, m);
 		add(w, OP_F, 0, 0, 0, m);
 		w->setup = w->nr;
-		for (x = 0; x < 2 * m / 3;) {
+		for (x = 0; x < m;) {
 			uint64_t v = splitmix64(&r);
 			uint32_t n = 1 + (v >> 16) % 8;
 
@@ -222,7 +251,8 @@ static void gen(struct wl *w, const char *name, uint64_t seed, uint64_t m)
 		}
 		add(w, OP_F, 0, 0, 0, m);
 	} else {
-		die(2, "unknown workload '%s' (overwrite, trim, gc)", name);
+		die(2, "unknown workload '%s' (overwrite, trim, trimgc, gc)",
+		    name);
 	}
 }
 
@@ -1037,7 +1067,7 @@ static void usage(FILE *f)
 		"usage: %s WORKLOAD --dev NAME [--op OP] [--luns B:E] [--bound K]\n"
 		"       [--max-states N] [--second N] [--state I] [--inject lose]\n"
 		"       [--seed S] [--delay US] [--jitter US] [--reuse SECTORS] [--verbose]\n"
-		"WORKLOAD: overwrite, trim, gc. See Documentation/lightnvm/crashcheck.rst.\n",
+		"WORKLOAD: overwrite, trim, trimgc, gc. See Documentation/lightnvm/crashcheck.rst.\n",
 		prog);
 }
 
@@ -1118,9 +1148,11 @@ int main(int argc, char **argv)
 	}
 	read_log(&c, &l);
 	enumerate(&ss, &l, c.bound);
-	printf("crashcheck %s: %llu sectors, %d ops (%d recorded), %d commands, %d events, at most %d in flight\n",
+	for (i = 0, n = 0; i < l.nr_cmds; i++)
+		n += l.cmds[i].op == 'e';
+	printf("crashcheck %s: %llu sectors, %d ops (%d recorded), %d commands (%ld erases), %d events, at most %d in flight\n",
 	       c.wl, (unsigned long long)m, w.nr, w.nr - w.setup, l.nr_cmds,
-	       l.end, ss.max_inflight);
+	       n, l.end, ss.max_inflight);
 	printf("crashcheck %s: %d states (subsets of at most %u in-flight commands, at most one torn program page); %ld in-flight subsets skipped by the bound\n",
 	       c.wl, ss.nr, c.bound, ss.skipped_sets);
 
