@@ -790,6 +790,7 @@ void rrpc_merge_trim(struct rrpc *rrpc, u64 *lseq, u32 lba, u32 len, u64 seq);
 void rrpc_merge_count(struct rrpc *rrpc);
 int rrpc_recover(struct rrpc *rrpc, const struct nvm_tgt_conf *conf,
 		 u64 *nr_lbas, u32 *op);
+void rrpc_sb_fill(struct rrpc *rrpc, void *buf);
 int rrpc_sb_write(struct rrpc *rrpc);
 bool rrpc_ckpt_hdr_valid(const struct rrpc_ckpt_hdr *h);
 void rrpc_ckpt_write(struct rrpc *rrpc);

@@ -487,6 +487,24 @@ retry:
 		u32 k = u->nr + i;
 		struct rrpc_oob *oob = u->meta + k * oob_size;
 
+		if ((failed & BIT_ULL(i)) && u->lba[k] == RRPC_LBA_SB) {
+			/*
+			 * The newest superblock record (the capacity) must
+			 * stay on the media: GC writes it anew, with a fresh
+			 * sequence number, where the copy would have gone.
+			 */
+			pr_err_ratelimited("%s: GC could not read the superblock record at sector %u: writing it anew\n",
+					   rrpc->disk->disk_name, u->old[k]);
+			rrpc_sb_fill(rrpc, page_address(u->pages[k]));
+			oob->lba = cpu_to_le32(RRPC_LBA_SB);
+			oob->lun_begin = cpu_to_le16(rrpc->lun_begin);
+			oob->lun_end = cpu_to_le16(rrpc->lun_end);
+			spin_lock(&rrpc->wb_lock);
+			oob->seq = cpu_to_le64(rrpc->wb_seq++ |
+					       (u64)RRPC_FMT_VERSION << RRPC_SEQ_BITS);
+			spin_unlock(&rrpc->wb_lock);
+			continue;
+		}
 		if ((failed & BIT_ULL(i)) && u->lba[k] >= rrpc->nr_lbas) {
 			/* an unreadable record: drop it, it cannot be moved */
 			spin_lock(&rrpc->map_lock);

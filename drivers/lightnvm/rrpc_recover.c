@@ -207,7 +207,8 @@ enum {
  * struct rrpc_scan - the scan of one LUN, run by its own worker
  * @work: the worker
  * @rlun: the LUN
- * @pseq: sequence number of every scanned sector, by paddr (shared)
+ * @pseq: sequence number of every scanned sector, by paddr (full scan), or
+ *	of the first sector of every block, by index (probe); shared
  * @mode: %RRPC_SCAN_WIPE, %RRPC_SCAN_PROBE or %RRPC_SCAN_FULL
  * @probe: %RRPC_PROBE_* of every block, by index (shared)
  * @ckpt: the newest valid checkpoint header the probe found
@@ -545,6 +546,8 @@ static int rrpc_probe_block(struct rrpc *rrpc, struct rrpc_scan *sc,
 	}
 	if (le32_to_cpu(oob->lba) != RRPC_LBA_CKPT) {
 		sc->probe[rblk->idx] = RRPC_PROBE_DATA;
+		if (sc->pseq)
+			sc->pseq[rblk->idx] = rrpc_oob_seq(oob);
 		return 0;
 	}
 	sc->probe[rblk->idx] = RRPC_PROBE_CKPT;
@@ -886,12 +889,14 @@ static bool rrpc_ckpt_read(struct rrpc *rrpc, const struct rrpc_ckpt_hdr *h,
 
 /*
  * Does the checkpoint describe the media as the probe found it? Blocks it
- * says hold data must start with this target's data, blocks it says are
- * erased must be empty, its own blocks must hold it: any write after the
- * checkpoint (there should be none) shows.
+ * says hold data must start with this target's data, older than the
+ * checkpoint (@bseq: the first sector's sequence number, 0 if unknown;
+ * @seq: the checkpoint's); every other block but its own must be empty,
+ * and its own must hold it: any write after the checkpoint (there should
+ * be none) shows.
  */
 static bool rrpc_ckpt_matches(struct rrpc *rrpc, const struct rrpc_ckpt_blk *tbl,
-			      const u8 *probe)
+			      const u8 *probe, const u64 *bseq, u64 seq)
 {
 	u32 b, f;
 
@@ -902,16 +907,15 @@ static bool rrpc_ckpt_matches(struct rrpc *rrpc, const struct rrpc_ckpt_blk *tbl
 		f = le32_to_cpu(tbl[b].flags);
 		if (f & RRPC_CKPT_F_USED) {
 			if (!good || probe[b] != RRPC_PROBE_DATA ||
+			    bseq[b] >= seq ||
 			    !le32_to_cpu(tbl[b].next_off) ||
 			    le32_to_cpu(tbl[b].next_off) > rrpc->spb)
 				return false;
 		} else if (f & RRPC_CKPT_F_CKPT) {
 			if (good && probe[b] != RRPC_PROBE_CKPT)
 				return false;
-		} else if (good && probe[b] != RRPC_PROBE_EMPTY &&
-			   (f & RRPC_CKPT_F_ERASED)) {
-			return false;
-		} else if (good && probe[b] == RRPC_PROBE_CKPT) {
+		} else if (good && probe[b] != RRPC_PROBE_EMPTY) {
+			/* free, erased or not: nothing written since */
 			return false;
 		}
 	}
@@ -919,12 +923,26 @@ static bool rrpc_ckpt_matches(struct rrpc *rrpc, const struct rrpc_ckpt_blk *tbl
 }
 
 /*
+ * May the checkpoint put something (a logical sector, a trim or the
+ * superblock record) at @paddr? Only inside a block it says holds data, and
+ * only once: a sector claimed twice (a stale superblock address over a
+ * sector rewritten since, say) means the checkpoint cannot be trusted.
+ */
+static bool rrpc_ckpt_paddr_ok(struct rrpc *rrpc,
+			       const struct rrpc_ckpt_blk *tbl, u32 paddr)
+{
+	return paddr < rrpc->nr_paddrs &&
+	       (le32_to_cpu(tbl[paddr / rrpc->spb].flags) & RRPC_CKPT_F_USED) &&
+	       rrpc->p2l[paddr] == RRPC_ADDR_EMPTY;
+}
+
+/*
  * Take the state from a checkpoint. Return: 0; -EAGAIN if it cannot be
  * trusted (the caller scans instead); another errno on failure.
  */
 static int rrpc_ckpt_load(struct rrpc *rrpc, const struct rrpc_ckpt_hdr *h,
-			  const u8 *probe, const struct nvm_tgt_conf *conf,
-			  u64 *nr_lbas, u32 *op)
+			  const u8 *probe, const u64 *bseq,
+			  const struct nvm_tgt_conf *conf, u64 *nr_lbas, u32 *op)
 {
 	const char *name = rrpc->disk->disk_name;
 	u64 n = le64_to_cpu(h->nr_lbas), lba;
@@ -969,7 +987,7 @@ static int rrpc_ckpt_load(struct rrpc *rrpc, const struct rrpc_ckpt_hdr *h,
 	map = buf;
 	tbl = buf + n * sizeof(__le32);
 	trims = (const void *)(tbl + rrpc->nr_blocks);
-	if (!rrpc_ckpt_matches(rrpc, tbl, probe))
+	if (!rrpc_ckpt_matches(rrpc, tbl, probe, bseq, le64_to_cpu(h->seq)))
 		goto out;
 
 	rrpc->nr_lbas = n;
@@ -985,21 +1003,21 @@ static int rrpc_ckpt_load(struct rrpc *rrpc, const struct rrpc_ckpt_hdr *h,
 		rrpc->map[lba].ppa = ppa;
 		if (ppa == RRPC_ADDR_EMPTY || ppa == RRPC_ADDR_LOST)
 			continue;
-		if (ppa >= rrpc->nr_paddrs ||
-		    !(le32_to_cpu(tbl[ppa / rrpc->spb].flags) & RRPC_CKPT_F_USED))
+		if (!rrpc_ckpt_paddr_ok(rrpc, tbl, ppa))
 			goto bad_map;
 		rrpc->p2l[ppa] = lba;
 	}
 	for (t = 0; t < nr_trims; t++) {
 		u32 paddr = le32_to_cpu(trims[t]);
 
-		if (paddr >= rrpc->nr_paddrs)
+		if (!rrpc_ckpt_paddr_ok(rrpc, tbl, paddr))
 			goto bad_map;
 		rrpc->p2l[paddr] = RRPC_LBA_TRIM;
 	}
+	/* never over a sector the map or a trim record claims */
 	rrpc->sb_paddr = le32_to_cpu(h->sb_paddr);
 	if (rrpc->sb_paddr != RRPC_ADDR_EMPTY) {
-		if (rrpc->sb_paddr >= rrpc->nr_paddrs)
+		if (!rrpc_ckpt_paddr_ok(rrpc, tbl, rrpc->sb_paddr))
 			goto bad_map;
 		rrpc->p2l[rrpc->sb_paddr] = RRPC_LBA_SB;
 	}
@@ -1255,7 +1273,7 @@ int rrpc_recover(struct rrpc *rrpc, const struct nvm_tgt_conf *conf,
 	const struct rrpc_ckpt_hdr *ckpt = NULL;
 	const struct rrpc_sb_rec *sb;
 	struct rrpc_scan *scans;
-	u64 *pseq = NULL, *lseq = NULL, max_seq = 0;
+	u64 *pseq = NULL, *lseq = NULL, *bseq = NULL, max_seq = 0;
 	ktime_t start = ktime_get();
 	u8 *probe;
 	int i, ret;
@@ -1279,7 +1297,12 @@ int rrpc_recover(struct rrpc *rrpc, const struct nvm_tgt_conf *conf,
 	}
 
 	/* the first page of every block: ownership, and a checkpoint */
-	ret = rrpc_scan_owned(rrpc, scans, RRPC_SCAN_PROBE, NULL, probe);
+	bseq = kvcalloc(rrpc->nr_blocks, sizeof(*bseq), GFP_KERNEL);
+	if (!bseq) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	ret = rrpc_scan_owned(rrpc, scans, RRPC_SCAN_PROBE, bseq, probe);
 	if (ret)
 		goto out;
 	for (i = 0; i < rrpc->nr_luns; i++)
@@ -1287,7 +1310,7 @@ int rrpc_recover(struct rrpc *rrpc, const struct nvm_tgt_conf *conf,
 		    (!ckpt || le64_to_cpu(scans[i].ckpt.seq) > le64_to_cpu(ckpt->seq)))
 			ckpt = &scans[i].ckpt;
 	if (ckpt) {
-		ret = rrpc_ckpt_load(rrpc, ckpt, probe, conf, nr_lbas, op);
+		ret = rrpc_ckpt_load(rrpc, ckpt, probe, bseq, conf, nr_lbas, op);
 		if (!ret) {
 			rrpc->rec.mode = RRPC_REC_CKPT;
 			goto erase_ckpt;
@@ -1385,25 +1408,21 @@ out:
 			kvfree(scans[i].trims);
 	kvfree(scans);
 	kvfree(probe);
+	kvfree(bseq);
 	kvfree(pseq);
 	return ret;
 }
 
 /**
- * rrpc_sb_write() - put a superblock record on the media, and wait
- * @rrpc: the target, its writers running
- *
- * Return: 0, or -EIO if it did not reach the media.
+ * rrpc_sb_fill() - build the target's superblock record
+ * @rrpc: the target (capacity and over-provisioning set)
+ * @buf: %RRPC_SECTOR_SIZE bytes
  */
-int rrpc_sb_write(struct rrpc *rrpc)
+void rrpc_sb_fill(struct rrpc *rrpc, void *buf)
 {
-	struct rrpc_sb_rec *sb;
-	void *buf;
+	struct rrpc_sb_rec *sb = buf;
 
-	buf = kzalloc(RRPC_SECTOR_SIZE, GFP_KERNEL);
-	if (!buf)
-		return -ENOMEM;
-	sb = buf;
+	memset(buf, 0, RRPC_SECTOR_SIZE);
 	sb->magic = cpu_to_le32(RRPC_SB_MAGIC);
 	sb->version = cpu_to_le32(RRPC_FMT_VERSION);
 	sb->lun_begin = cpu_to_le32(rrpc->lun_begin);
@@ -1415,6 +1434,22 @@ int rrpc_sb_write(struct rrpc *rrpc)
 	strscpy(sb->name, rrpc->disk->disk_name, sizeof(sb->name));
 	sb->crc = cpu_to_le32(crc32_le(~0, (const u8 *)sb,
 				       offsetof(struct rrpc_sb_rec, crc)));
+}
+
+/**
+ * rrpc_sb_write() - put a superblock record on the media, and wait
+ * @rrpc: the target, its writers running
+ *
+ * Return: 0, or -EIO if it did not reach the media.
+ */
+int rrpc_sb_write(struct rrpc *rrpc)
+{
+	void *buf;
+
+	buf = kmalloc(RRPC_SECTOR_SIZE, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	rrpc_sb_fill(rrpc, buf);
 
 	spin_lock(&rrpc->wb_lock);
 	rrpc_wb_add_rec(rrpc, RRPC_LBA_SB, buf, NULL, false);
