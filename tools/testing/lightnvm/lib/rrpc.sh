@@ -47,6 +47,7 @@ _rrpc_unload() {
 # _rrpc_mkdev NAME [ATTR=VALUE...]: a configfs nvm_mem instance, powered on.
 # Attributes: num_ch num_lun num_pln num_blk num_pg sec_per_pg oob_size ...
 _rrpc_mkdev() {
+	local _n _kv
 	_n=$1
 	shift
 	mkdir "$RRPC_CFS/$_n" || { _fail "cannot create nvm_mem instance $_n"; return 1; }
