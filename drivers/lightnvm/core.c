@@ -1020,6 +1020,30 @@ struct nvm_block *nvm_claim_blk(struct nvm_dev *dev, struct nvm_lun *lun,
 EXPORT_SYMBOL_GPL(nvm_claim_blk);
 
 /**
+ * nvm_claim_bad_blk() - take a given bad block of a LUN, to read it
+ * @dev: device of a target, bound to a media manager
+ * @lun: from nvm_get_lun()
+ * @blkid: block index in @lun
+ *
+ * For a target that rebuilds its state from the media: a block retired
+ * after a program failure may still hold the only copy of data. The target
+ * reads it, never programs or erases it, and puts it back (to the bad
+ * list) once the data is elsewhere.
+ *
+ * Context: any.
+ * Return: the block, or %NULL if it is not bad (or handed out), or the
+ * media manager cannot do this.
+ */
+struct nvm_block *nvm_claim_bad_blk(struct nvm_dev *dev, struct nvm_lun *lun,
+				    unsigned int blkid)
+{
+	if (!dev->mm->claim_bad_blk)
+		return NULL;
+	return dev->mm->claim_bad_blk(dev, lun, blkid);
+}
+EXPORT_SYMBOL_GPL(nvm_claim_bad_blk);
+
+/**
  * nvm_put_blk() - give a block back to the media manager
  * @dev: device of a target
  * @blk: a block from nvm_get_blk()

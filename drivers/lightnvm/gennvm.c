@@ -213,6 +213,36 @@ VISIBLE_IF_KUNIT struct nvm_block *gennvm_lun_claim_blk(struct gennvm_lun *lun,
 }
 EXPORT_SYMBOL_IF_KUNIT(gennvm_lun_claim_blk);
 
+/*
+ * Take a given bad block of a LUN, read-only: its target adopts the data a
+ * program failure left in it (before it could move the data out). It stays
+ * marked bad and goes back to the bad list when put back. Return: the
+ * block, or %NULL if it is not bad or handed out already.
+ */
+static struct nvm_block *gennvm_lun_claim_bad_blk(struct gennvm_lun *lun,
+						  unsigned int blkid)
+{
+	struct nvm_block *blk;
+	unsigned long flags;
+
+	if (blkid >= lun->nr_blocks)
+		return NULL;
+	blk = &lun->vlun.blocks[blkid];
+	spin_lock_irqsave(&lun->vlun.lock, flags);
+	if (blk->state == NVM_BLK_ST_BAD) {
+		list_move_tail(&blk->list, &lun->used_list);
+		blk->state = NVM_BLK_ST_BAD | NVM_BLK_ST_OPEN;
+		lun->vlun.nr_bad_blocks--;
+		if (lun->nr_grown_bad)
+			lun->nr_grown_bad--;
+		lun->nr_used_blocks++;
+	} else {
+		blk = NULL;
+	}
+	spin_unlock_irqrestore(&lun->vlun.lock, flags);
+	return blk;
+}
+
 /**
  * gennvm_lun_put_blk() - take back a block handed out by gennvm_lun_get_blk()
  * @lun: its LUN
@@ -445,6 +475,18 @@ static struct nvm_block *gennvm_claim_blk(struct nvm_dev *dev,
 {
 	struct nvm_block *blk = gennvm_lun_claim_blk(to_gennvm_lun(vlun), blkid);
 
+	if (blk)
+		trace_gennvm_claim_blk(dev, blk);
+	return blk;
+}
+
+static struct nvm_block *gennvm_claim_bad_blk(struct nvm_dev *dev,
+					      struct nvm_lun *vlun,
+					      unsigned int blkid)
+{
+	struct nvm_block *blk;
+
+	blk = gennvm_lun_claim_bad_blk(to_gennvm_lun(vlun), blkid);
 	if (blk)
 		trace_gennvm_claim_blk(dev, blk);
 	return blk;
@@ -734,6 +776,7 @@ static struct nvm_mm_type gennvm_mm = {
 	.unregister_mgr	= gennvm_unregister,
 	.get_blk	= gennvm_get_blk,
 	.claim_blk	= gennvm_claim_blk,
+	.claim_bad_blk	= gennvm_claim_bad_blk,
 	.put_blk	= gennvm_put_blk,
 	.erase_blk	= gennvm_erase_blk,
 	.mark_blk	= gennvm_mark_blk,

@@ -61,6 +61,15 @@ static_assert(BIT(RRPC_SECTOR_SHIFT) == RRPC_SECTOR_SIZE);
 #define RRPC_HOST_RETRY_MS	100
 #define RRPC_HOST_DEAD_MS	10000
 
+/*
+ * A command that could not be submitted for want of memory or of a free
+ * tag (-ENOMEM, -EAGAIN) never reached the device: it is submitted again
+ * after RRPC_SUBMIT_RETRY_MS, for as long as it takes, and counts as no
+ * error (rrpc_submit_busy()). Memory pressure retires no block and makes
+ * no target dead.
+ */
+#define RRPC_SUBMIT_RETRY_MS	10
+
 /* The kinds of command whose host errors are counted apart. */
 enum rrpc_cmd {
 	RRPC_CMD_READ,
@@ -770,6 +779,7 @@ void rrpc_set_dead(struct rrpc *rrpc, const char *why);
 bool rrpc_host_retry(struct rrpc *rrpc, enum rrpc_cmd kind, const char *what,
 		     int ret, u16 error, u32 tries);
 void rrpc_host_ok(struct rrpc *rrpc, enum rrpc_cmd kind);
+bool rrpc_submit_busy(struct rrpc *rrpc, int ret);
 void rrpc_lun_set_full(struct rrpc_lun *rlun, bool full);
 bool rrpc_wb_add_rec(struct rrpc *rrpc, u32 marker, const void *rec,
 		     struct rrpc_rq *rrq, bool flush);

@@ -120,6 +120,11 @@ static int rrpc_erase(struct rrpc_lun *rlun, struct rrpc_block *rblk,
 			atomic64_inc(&rrpc->stats.grown_bad);
 			return ret;
 		}
+		if (rrpc_submit_busy(rrpc, ret)) {
+			/* not issued */
+			atomic64_dec(&rrpc->stats.erases);
+			continue;
+		}
 		if (!rrpc_host_retry(rrpc, RRPC_CMD_ERASE, "an erase", ret, 0,
 				     ++tries))
 			return ret;
@@ -266,6 +271,13 @@ static void rrpc_gc_release(struct rrpc_lun *rlun, struct rrpc_block *rblk)
 	rblk->erased = false;
 	if (!rblk->bad && !READ_ONCE(rrpc->dead))
 		rblk->erased = !rrpc_erase(rlun, rblk, true);
+	else if (!READ_ONCE(rrpc->dead))
+		/*
+		 * Bad: never programmed again, but erased if the media lets
+		 * it: a recovery scan reads bad blocks too, and the trim
+		 * records that hide their stale copies may be dropped now.
+		 */
+		nvm_erase_blk(rrpc->dev, rblk->parent);
 	WRITE_ONCE(rblk->min_seq, U64_MAX);
 
 	spin_lock(&rlun->lock);
@@ -473,6 +485,8 @@ retry:
 	bio_uninit(&gc->bio);
 	if (ret && ret != -EIO) {
 		/* not the media: nothing is lost, the sectors stay mapped */
+		if (rrpc_submit_busy(rrpc, ret))
+			goto retry;
 		if (!rrpc_host_retry(rrpc, RRPC_CMD_READ, "a GC read", ret,
 				     rqd->error, ++tries))
 			return -ENODEV;

@@ -497,6 +497,29 @@ bool rrpc_host_retry(struct rrpc *rrpc, enum rrpc_cmd kind, const char *what,
 }
 
 /**
+ * rrpc_submit_busy() - a command could not be submitted for the moment
+ * @rrpc: the target
+ * @ret: what submitting it returned
+ *
+ * No memory or no free tag to submit it with (-ENOMEM, -EAGAIN): nothing
+ * reached the device, which this says nothing about. Not a host error:
+ * the caller submits the same command again after a pause, as long as
+ * the target is not dead.
+ *
+ * Context: process (sleeps).
+ * Return: true if the caller should submit again.
+ */
+bool rrpc_submit_busy(struct rrpc *rrpc, int ret)
+{
+	if ((ret != -ENOMEM && ret != -EAGAIN) || READ_ONCE(rrpc->dead))
+		return false;
+	pr_warn_ratelimited("%s: no memory to submit a command (%d): trying again\n",
+			    rrpc->disk->disk_name, ret);
+	msleep(RRPC_SUBMIT_RETRY_MS);
+	return true;
+}
+
+/**
  * rrpc_host_ok() - a command succeeded: host errors of its kind no longer
  *	in a row
  * @rrpc: the target
@@ -592,8 +615,11 @@ static void rrpc_stream_close(struct rrpc_lun *rlun, struct rrpc_block *rblk,
  * Context: the LUN's writer (user) or GC work; sleeps.
  * Return: 0; -EIO if the media failed the program (block retired);
  * -EAGAIN after a host error (block closed, not retired; see
- * rrpc_host_retry()); -ENODEV once the target is dead. After -EIO and
- * -EAGAIN the caller programs the unit again in a fresh block.
+ * rrpc_host_retry()) or when it could not be submitted (no memory: the
+ * block stays open, the same page is programmed next; see
+ * rrpc_submit_busy()); -ENODEV once the target is dead. After -EIO and
+ * -EAGAIN the caller programs the unit again, in the stream's open block
+ * or a fresh one.
  */
 int rrpc_program(struct rrpc_lun *rlun, struct rrpc_unit *u, bool gc)
 {
@@ -604,6 +630,7 @@ int rrpc_program(struct rrpc_lun *rlun, struct rrpc_unit *u, bool gc)
 	struct nvm_rq *rqd = &u->rqd;
 	u32 spp = rrpc->spp, off, base, i, nr_data = 0;
 	u64 min_seq = U64_MAX;
+	bool erased = rblk->erased;
 	int ret;
 
 	if (READ_ONCE(rrpc->dead))
@@ -666,10 +693,16 @@ int rrpc_program(struct rrpc_lun *rlun, struct rrpc_unit *u, bool gc)
 	trace_rrpc_program(rrpc->disk->disk_name, rlun->parent->id,
 			   spp > 1 ? u->ppa_list[0] : rqd->ppa_addr, base, spp,
 			   nr_data, gc, rqd->error ? rqd->error : ret);
+	if (rrpc_submit_busy(rrpc, ret)) {
+		/* nothing reached the device: the same page again */
+		rblk->next_off = off;
+		rblk->erased = erased;
+		return -EAGAIN;
+	}
 	if (ret && ret != -EIO) {
 		/*
-		 * Not the media's doing (an aborted command, a path error, no
-		 * memory to submit): nothing is retired. Whether the aborted
+		 * Not the media's doing (an aborted command, a path error):
+		 * nothing is retired. Whether the aborted
 		 * program reached the media is unknown, so the block takes no
 		 * more programs; the unit goes to a fresh one. What did reach
 		 * the media is never mapped: the unit's sequence numbers stay,
@@ -1050,10 +1083,17 @@ static blk_status_t rrpc_read_rq(struct rrpc *rrpc, struct request *rq,
 	/* from here on rrpc_read_end_io() owns the request */
 	ret = nvm_submit_io(rrpc->dev, rqd);
 	if (ret) {
-		pr_err_ratelimited("%s: read submission failed: %d\n",
-				   rrpc->disk->disk_name, ret);
 		if (nr_media > 1)
 			nvm_free_ppalist(rrpc->dev, rqd);
+		if (ret == -ENOMEM || ret == -EAGAIN) {
+			/* no memory or tag to submit: blk-mq runs it again */
+			bio_uninit(&rrq->bio);
+			rrpc_read_put(rrpc, rrq, nr, true);
+			atomic64_sub(nr, &rrpc->stats.user_read);
+			return BLK_STS_RESOURCE;
+		}
+		pr_err_ratelimited("%s: read submission failed: %d\n",
+				   rrpc->disk->disk_name, ret);
 		goto fail_bio;
 	}
 	return BLK_STS_OK;

@@ -525,6 +525,7 @@ static int rrpc_probe_block(struct rrpc *rrpc, struct rrpc_scan *sc,
 {
 	const struct rrpc_oob *oob = pb->meta;
 	const struct rrpc_ckpt_hdr *h = page_address(pb->pages[0]);
+	bool bad = READ_ONCE(rblk->parent->state) == NVM_BLK_ST_BAD;
 	int ret;
 
 	ret = rrpc_scan_read(rrpc, pb, rblk, 0);
@@ -540,7 +541,9 @@ static int rrpc_probe_block(struct rrpc *rrpc, struct rrpc_scan *sc,
 		return 0;
 	}
 	if (!rrpc_oob_ours(rrpc, oob)) {
-		rrpc_scan_foreign(sc, oob);
+		/* a bad block keeps what it held: not in the way */
+		if (!bad)
+			rrpc_scan_foreign(sc, oob);
 		sc->probe[rblk->idx] = RRPC_PROBE_FOREIGN;
 		return 0;
 	}
@@ -551,7 +554,8 @@ static int rrpc_probe_block(struct rrpc *rrpc, struct rrpc_scan *sc,
 		return 0;
 	}
 	sc->probe[rblk->idx] = RRPC_PROBE_CKPT;
-	if (rrpc_ckpt_hdr_valid(h) &&
+	/* one in a bad block could not be erased after its use */
+	if (!bad && rrpc_ckpt_hdr_valid(h) &&
 	    (!sc->have_ckpt || le64_to_cpu(h->seq) > le64_to_cpu(sc->ckpt.seq))) {
 		memcpy(&sc->ckpt, h, sizeof(sc->ckpt));
 		sc->have_ckpt = true;
@@ -559,8 +563,61 @@ static int rrpc_probe_block(struct rrpc *rrpc, struct rrpc_scan *sc,
 	return 0;
 }
 
+/*
+ * -f and a bad block: one retired grown bad may hold a former instance's
+ * sectors, which a later scan would adopt (rrpc_claim_blocks()). One whose
+ * first page holds a readable sector is erased if the media lets it; it
+ * stays bad. Its highest sequence number of this format goes into
+ * @sc->max_seq first: the new instance starts above it, so that its data
+ * outranks what an erase that fails leaves.
+ */
+static void rrpc_wipe_bad(struct rrpc *rrpc, struct rrpc_scan *sc,
+			  struct rrpc_block *rblk, struct rrpc_unit *pb)
+{
+	const struct nvm_geo *geo = rrpc->geo;
+	struct nvm_block *blk;
+	u32 off, i, nr_empty;
+
+	if (READ_ONCE(rblk->parent->state) != NVM_BLK_ST_BAD ||
+	    rrpc_scan_read(rrpc, pb, rblk, 0) ||
+	    rrpc_scan_classify(pb->rqd.error, pb->rqd.ppa_status, 0,
+			       pb->meta) != RRPC_SCAN_OK)
+		return;
+	for (off = 0; off < rrpc->spb; off += rrpc->spp) {
+		if (off && rrpc_scan_read(rrpc, pb, rblk, off))
+			break;
+		nr_empty = 0;
+		for (i = 0; i < rrpc->spp; i++) {
+			const struct rrpc_oob *oob = pb->meta +
+						     i * geo->oob_size;
+
+			switch (rrpc_scan_classify(pb->rqd.error,
+						   pb->rqd.ppa_status, i,
+						   oob)) {
+			case RRPC_SCAN_EMPTY:
+				nr_empty++;
+				break;
+			case RRPC_SCAN_OK:
+				if (rrpc_oob_ours(rrpc, oob))
+					sc->max_seq = max(sc->max_seq,
+							  rrpc_oob_seq(oob));
+				break;
+			}
+		}
+		if (nr_empty == rrpc->spp)
+			break;
+	}
+	blk = nvm_claim_bad_blk(rrpc->dev, rblk->rlun->parent,
+				rblk->parent->id);
+	if (!blk)
+		return;
+	nvm_erase_blk(rrpc->dev, blk);
+	nvm_put_blk(rrpc->dev, blk);
+}
+
 /* NVM_TARGET_FACTORY: erase every good block of the LUN. */
-static int rrpc_wipe_lun(struct rrpc *rrpc, struct rrpc_scan *sc)
+static int rrpc_wipe_lun(struct rrpc *rrpc, struct rrpc_scan *sc,
+			 struct rrpc_unit *pb)
 {
 	struct rrpc_lun *rlun = sc->rlun;
 	u32 b, bpl = rrpc->geo->blks_per_lun;
@@ -571,8 +628,10 @@ static int rrpc_wipe_lun(struct rrpc *rrpc, struct rrpc_scan *sc)
 		struct rrpc_block *rblk = &rrpc->blocks[rlun->idx * bpl + b];
 
 		blk = nvm_claim_blk(rrpc->dev, rlun->parent, b);
-		if (!blk)
-			continue;	/* bad */
+		if (!blk) {
+			rrpc_wipe_bad(rrpc, sc, rblk, pb);
+			continue;
+		}
 		ret = rrpc_rec_erase(rrpc, blk);
 		nvm_put_blk(rrpc->dev, blk);
 		sc->scanned++;
@@ -599,20 +658,22 @@ static void rrpc_scan_work(struct work_struct *work)
 	struct rrpc_unit pb;
 	int ret;
 
+	ret = rrpc_pbuf_init(rrpc, &pb);
 	if (sc->mode == RRPC_SCAN_WIPE) {
-		sc->err = rrpc_wipe_lun(rrpc, sc);
+		sc->err = ret ?: rrpc_wipe_lun(rrpc, sc, &pb);
+		rrpc_unit_free(rrpc, &pb);
 		return;
 	}
-	ret = rrpc_pbuf_init(rrpc, &pb);
 	for (b = 0; b < bpl && !ret; b++) {
 		struct rrpc_block *rblk = &rrpc->blocks[rlun->idx * bpl + b];
+		int st = READ_ONCE(rblk->parent->state);
 
-		if (READ_ONCE(rblk->parent->state) != NVM_BLK_ST_FREE)
+		/* bad blocks too: one retired may hold the newest data */
+		if (st != NVM_BLK_ST_FREE && st != NVM_BLK_ST_BAD)
 			continue;
 		if (sc->mode == RRPC_SCAN_PROBE)
 			ret = rrpc_probe_block(rrpc, sc, rblk, &pb);
-		else if (sc->probe[rblk->idx] != RRPC_PROBE_EMPTY &&
-			 sc->probe[rblk->idx] != RRPC_PROBE_CKPT)
+		else if (sc->probe[rblk->idx] == RRPC_PROBE_DATA)
 			ret = rrpc_scan_block(rrpc, sc, rblk, &pb);
 		cond_resched();
 	}
@@ -733,6 +794,42 @@ static const struct rrpc_sb_rec *rrpc_pick_sb(struct rrpc *rrpc,
 	return sb;
 }
 
+/*
+ * Claim a block that holds data: a free one, or one retired grown bad
+ * before its data was moved out, read-only (rblk->bad: GC evacuates it
+ * first, then it goes back to the bad list). Return: false if the media
+ * manager gives neither.
+ */
+static bool rrpc_claim_data_blk(struct rrpc *rrpc, struct rrpc_block *rblk)
+{
+	struct nvm_lun *lun = rblk->rlun->parent;
+
+	rblk->bad = false;
+	if (nvm_claim_blk(rrpc->dev, lun, rblk->parent->id))
+		return true;
+	if (!nvm_claim_bad_blk(rrpc->dev, lun, rblk->parent->id))
+		return false;
+	rblk->bad = true;
+	return true;
+}
+
+/*
+ * A bad block that holds nothing the merged map needs (no mapped sector,
+ * trim record or superblock record: GC had evacuated it) stays with the
+ * media manager, its sectors forgotten.
+ */
+static bool rrpc_bad_unneeded(struct rrpc *rrpc, struct rrpc_block *rblk)
+{
+	u32 off;
+
+	if (READ_ONCE(rblk->parent->state) != NVM_BLK_ST_BAD || rblk->nr_valid)
+		return false;
+	for (off = 0; off < rblk->next_off; off++)
+		rrpc->p2l[rrpc_blk_paddr(rrpc, rblk, off)] = RRPC_ADDR_EMPTY;
+	rblk->next_off = 0;
+	return true;
+}
+
 /* Claim the blocks that hold data; blocks found empty are erased. */
 static int rrpc_claim_blocks(struct rrpc *rrpc, u64 *pseq)
 {
@@ -742,13 +839,12 @@ static int rrpc_claim_blocks(struct rrpc *rrpc, u64 *pseq)
 		struct rrpc_block *rblk = &rrpc->blocks[b];
 		u64 max = 0;
 
-		if (!rblk->next_off) {
+		if (!rblk->next_off || rrpc_bad_unneeded(rrpc, rblk)) {
 			rblk->erased = READ_ONCE(rblk->parent->state) ==
 				       NVM_BLK_ST_FREE;
 			continue;
 		}
-		if (!nvm_claim_blk(rrpc->dev, rblk->rlun->parent,
-				   rblk->parent->id)) {
+		if (!rrpc_claim_data_blk(rrpc, rblk)) {
 			pr_err("%s: block %u of LUN %d holds data but the media manager does not give it\n",
 			       rrpc->disk->disk_name, rblk->parent->id,
 			       rblk->rlun->parent->id);
@@ -768,6 +864,8 @@ static int rrpc_claim_blocks(struct rrpc *rrpc, u64 *pseq)
 		rblk->close_seq = max;
 		list_add_tail(&rblk->list, &rblk->rlun->closed);
 		rblk->rlun->nr_closed++;
+		if (rblk->bad)
+			rblk->rlun->nr_bad++;
 		rrpc->rec.blocks++;
 	}
 	return 0;
@@ -901,12 +999,14 @@ static bool rrpc_ckpt_matches(struct rrpc *rrpc, const struct rrpc_ckpt_blk *tbl
 	u32 b, f;
 
 	for (b = 0; b < rrpc->nr_blocks; b++) {
-		bool good = READ_ONCE(rrpc->blocks[b].parent->state) ==
-			    NVM_BLK_ST_FREE;
+		int st = READ_ONCE(rrpc->blocks[b].parent->state);
+		bool good = st == NVM_BLK_ST_FREE;
 
 		f = le32_to_cpu(tbl[b].flags);
 		if (f & RRPC_CKPT_F_USED) {
-			if (!good || probe[b] != RRPC_PROBE_DATA ||
+			/* a block retired before GC moved its data: read */
+			if ((!good && st != NVM_BLK_ST_BAD) ||
+			    probe[b] != RRPC_PROBE_DATA ||
 			    bseq[b] >= seq ||
 			    !le32_to_cpu(tbl[b].next_off) ||
 			    le32_to_cpu(tbl[b].next_off) > rrpc->spb)
@@ -1029,15 +1129,14 @@ static int rrpc_ckpt_load(struct rrpc *rrpc, const struct rrpc_ckpt_hdr *h,
 		rblk->erased = f & RRPC_CKPT_F_ERASED;
 		if (!(f & RRPC_CKPT_F_USED))
 			continue;
-		if (!nvm_claim_blk(rrpc->dev, rblk->rlun->parent,
-				   rblk->parent->id)) {
+		if (!rrpc_claim_data_blk(rrpc, rblk)) {
 			rrpc_unclaim_blocks(rrpc);
 			goto bad_map;
 		}
 		rblk->next_off = le32_to_cpu(tbl[b].next_off);
 		rblk->min_seq = le64_to_cpu(tbl[b].min_seq);
 		rblk->close_seq = le64_to_cpu(tbl[b].close_seq);
-		rblk->bad = f & RRPC_CKPT_F_BAD;
+		rblk->bad = rblk->bad || (f & RRPC_CKPT_F_BAD);
 		rblk->state = RRPC_BLK_CLOSED;
 		list_add_tail(&rblk->list, &rblk->rlun->closed);
 		rblk->rlun->nr_closed++;
@@ -1292,7 +1391,11 @@ int rrpc_recover(struct rrpc *rrpc, const struct nvm_tgt_conf *conf,
 		if (ret)
 			goto out;
 		rrpc->rec.mode = RRPC_REC_FACTORY;
-		rrpc->wb_seq = 1;
+		/* above what bad blocks kept (rrpc_wipe_bad()) */
+		for (i = 0; i < rrpc->nr_luns; i++)
+			max_seq = max(max_seq, scans[i].max_seq);
+		rrpc->wb_seq = max_seq + 1;
+		atomic64_set(&rrpc->close_seq, max_seq + 1);
 		goto alloc;
 	}
 

@@ -108,6 +108,7 @@ void nvm_mem_fault_init(struct nvm_mem_dev *dev)
 	nvm_mem_fault_init_one(&dev->fail_erase, NVM_MEM_FAULT_ERASE);
 	nvm_mem_fault_init_one(&dev->fail_host, NVM_MEM_FAULT_HOST);
 	dev->fail_host_ops = NVM_MEM_HOST_ALL;
+	atomic_set(&dev->fail_nomem, 0);
 }
 
 /**
@@ -121,6 +122,7 @@ void nvm_mem_fault_debugfs(struct nvm_mem_dev *dev)
 	fault_create_debugfs_attr("fail_erase", dev->dbg, &dev->fail_erase);
 	fault_create_debugfs_attr("fail_host", dev->dbg, &dev->fail_host);
 	debugfs_create_x32("fail_host_ops", 0600, dev->dbg, &dev->fail_host_ops);
+	debugfs_create_atomic_t("fail_nomem", 0600, dev->dbg, &dev->fail_nomem);
 }
 
 /**
@@ -148,6 +150,38 @@ bool nvm_mem_should_fail(void *priv, enum nvm_mem_fault op)
 	return false;
 }
 
+/* The fail_host_ops bit of a command. */
+static u32 nvm_mem_host_kind(u8 opcode)
+{
+	switch (opcode) {
+	case NVM_OP_PREAD:
+		return NVM_MEM_HOST_READ;
+	case NVM_OP_PWRITE:
+		return NVM_MEM_HOST_WRITE;
+	default:
+		return NVM_MEM_HOST_ERASE;
+	}
+}
+
+/**
+ * nvm_mem_nomem_should_fail() - should this submission fail for memory?
+ * @dev: the instance
+ * @opcode: the command's, %NVM_OP_PREAD, %NVM_OP_PWRITE or %NVM_OP_ERASE
+ *
+ * While fail_nomem is above zero, each submission of a kind in
+ * fail_host_ops takes one off it and fails with -ENOMEM before anything
+ * is queued, as when the device cannot allocate the command.
+ *
+ * Context: any.
+ * Return: true if the submission must fail with -ENOMEM.
+ */
+bool nvm_mem_nomem_should_fail(struct nvm_mem_dev *dev, u8 opcode)
+{
+	if (!(READ_ONCE(dev->fail_host_ops) & nvm_mem_host_kind(opcode)))
+		return false;
+	return atomic_add_unless(&dev->fail_nomem, -1, 0);
+}
+
 /**
  * nvm_mem_host_should_fail() - should fail_host abort this command?
  * @dev: the instance
@@ -161,20 +195,7 @@ bool nvm_mem_should_fail(void *priv, enum nvm_mem_fault op)
  */
 bool nvm_mem_host_should_fail(struct nvm_mem_dev *dev, u8 opcode)
 {
-	u32 kind;
-
-	switch (opcode) {
-	case NVM_OP_PREAD:
-		kind = NVM_MEM_HOST_READ;
-		break;
-	case NVM_OP_PWRITE:
-		kind = NVM_MEM_HOST_WRITE;
-		break;
-	default:
-		kind = NVM_MEM_HOST_ERASE;
-		break;
-	}
-	if (!(READ_ONCE(dev->fail_host_ops) & kind))
+	if (!(READ_ONCE(dev->fail_host_ops) & nvm_mem_host_kind(opcode)))
 		return false;
 	return should_fail(&dev->fail_host, NVM_MEM_SEC_SIZE);
 }

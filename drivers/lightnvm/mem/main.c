@@ -346,6 +346,8 @@ static int nvm_mem_queue(struct nvm_dev *ndev, struct nvm_rq *rqd, bool erase)
 	ret = nvm_mem_rq_check(dev, rqd, erase);
 	if (ret)
 		return ret;
+	if (nvm_mem_nomem_should_fail(dev, rqd->opcode))
+		return -ENOMEM;
 
 	/*
 	 * Once the power is cut, commands are still accepted and complete

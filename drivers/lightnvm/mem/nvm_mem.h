@@ -391,6 +391,8 @@ void nvm_mem_bio_copy(struct bio *bio, struct bvec_iter *iter, void *buf,
  * @fail_erase: fault injection for block erases
  * @fail_host: fault injection of host errors (aborted commands)
  * @fail_host_ops: the commands @fail_host is asked about, %NVM_MEM_HOST_*
+ * @fail_nomem: that many submissions of the kinds in @fail_host_ops fail
+ *	with -ENOMEM, as when the device has no memory for a command
  * @timing: the timing model and completion delay knobs and state; the
  *	arrays are allocated with @media
  * @tq_lock: protects @tq and @tq_flush; innermost but for @timing.lock
@@ -428,6 +430,7 @@ struct nvm_mem_dev {
 	struct fault_attr	fail_erase;
 	struct fault_attr	fail_host;
 	u32			fail_host_ops;
+	atomic_t		fail_nomem;
 #endif
 #ifdef CONFIG_NVM_DEBUG
 	char			test_result[80];
@@ -494,6 +497,7 @@ void nvm_mem_fault_init(struct nvm_mem_dev *dev);
 void nvm_mem_fault_debugfs(struct nvm_mem_dev *dev);
 bool nvm_mem_should_fail(void *priv, enum nvm_mem_fault op);
 bool nvm_mem_host_should_fail(struct nvm_mem_dev *dev, u8 opcode);
+bool nvm_mem_nomem_should_fail(struct nvm_mem_dev *dev, u8 opcode);
 #define NVM_MEM_FAULT_FN	nvm_mem_should_fail
 #else
 static inline int nvm_mem_fault_parse_params(void)
@@ -511,6 +515,12 @@ static inline void nvm_mem_fault_debugfs(struct nvm_mem_dev *dev)
 
 static inline bool nvm_mem_host_should_fail(struct nvm_mem_dev *dev,
 					    u8 opcode)
+{
+	return false;
+}
+
+static inline bool nvm_mem_nomem_should_fail(struct nvm_mem_dev *dev,
+					     u8 opcode)
 {
 	return false;
 }
