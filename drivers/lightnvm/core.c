@@ -999,49 +999,31 @@ struct nvm_block *nvm_get_blk(struct nvm_dev *dev, struct nvm_lun *lun,
 EXPORT_SYMBOL_GPL(nvm_get_blk);
 
 /**
- * nvm_claim_blk() - take a given free block of a LUN from the media manager
+ * nvm_claim_blk() - take a given free (or bad) block of a LUN from the media
+ *	manager
  * @dev: device of a target, bound to a media manager
  * @lun: from nvm_get_lun()
  * @blkid: block index in @lun
+ * @bad: take a bad block, to read it: a block retired after a program
+ *	failure may still hold the only copy of data. The target reads it,
+ *	never programs or erases it, and puts it back (to the bad list) once
+ *	the data is elsewhere.
  *
  * For a target that rebuilds its state from the media: the blocks that
  * hold its data are claimed, so that they are never handed out as free.
  *
  * Context: any.
- * Return: the block, or %NULL if it is not free (bad or handed out).
+ * Return: the block, or %NULL if it is not free (bad, with @bad: not bad)
+ * or handed out already.
  */
 struct nvm_block *nvm_claim_blk(struct nvm_dev *dev, struct nvm_lun *lun,
-				unsigned int blkid)
+				unsigned int blkid, bool bad)
 {
 	if (!dev->mm->claim_blk)
 		return NULL;
-	return dev->mm->claim_blk(dev, lun, blkid);
+	return dev->mm->claim_blk(dev, lun, blkid, bad);
 }
 EXPORT_SYMBOL_GPL(nvm_claim_blk);
-
-/**
- * nvm_claim_bad_blk() - take a given bad block of a LUN, to read it
- * @dev: device of a target, bound to a media manager
- * @lun: from nvm_get_lun()
- * @blkid: block index in @lun
- *
- * For a target that rebuilds its state from the media: a block retired
- * after a program failure may still hold the only copy of data. The target
- * reads it, never programs or erases it, and puts it back (to the bad
- * list) once the data is elsewhere.
- *
- * Context: any.
- * Return: the block, or %NULL if it is not bad (or handed out), or the
- * media manager cannot do this.
- */
-struct nvm_block *nvm_claim_bad_blk(struct nvm_dev *dev, struct nvm_lun *lun,
-				    unsigned int blkid)
-{
-	if (!dev->mm->claim_bad_blk)
-		return NULL;
-	return dev->mm->claim_bad_blk(dev, lun, blkid);
-}
-EXPORT_SYMBOL_GPL(nvm_claim_bad_blk);
 
 /**
  * nvm_put_blk() - give a block back to the media manager

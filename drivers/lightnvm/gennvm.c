@@ -184,18 +184,24 @@ out:
 EXPORT_SYMBOL_IF_KUNIT(gennvm_lun_get_blk);
 
 /**
- * gennvm_lun_claim_blk() - take a given free block of a LUN
+ * gennvm_lun_claim_blk() - take a given free (or bad) block of a LUN
  * @lun: the LUN
  * @blkid: block index
+ * @bad: take a bad block instead of a free one, read-only: its target
+ *	adopts the data a program failure left in it (before it could move
+ *	the data out). It stays marked bad and goes back to the bad list
+ *	when put back.
  *
  * Unlike gennvm_lun_get_blk() the GC reserve does not apply: the block holds
  * data of the target that claims it.
  *
  * Context: any.
- * Return: the block, now on the used list, or %NULL if it is not free.
+ * Return: the block, now on the used list, or %NULL if it is not free (not
+ * bad, with @bad) or handed out already.
  */
 VISIBLE_IF_KUNIT struct nvm_block *gennvm_lun_claim_blk(struct gennvm_lun *lun,
-							unsigned int blkid)
+							unsigned int blkid,
+							bool bad)
 {
 	struct nvm_block *blk;
 	unsigned long irqflags;
@@ -204,32 +210,9 @@ VISIBLE_IF_KUNIT struct nvm_block *gennvm_lun_claim_blk(struct gennvm_lun *lun,
 		return NULL;
 	blk = &lun->vlun.blocks[blkid];
 	spin_lock_irqsave(&lun->vlun.lock, irqflags);
-	if (blk->state == NVM_BLK_ST_FREE)
+	if (!bad && blk->state == NVM_BLK_ST_FREE) {
 		gennvm_lun_hand_out(lun, blk);
-	else
-		blk = NULL;
-	spin_unlock_irqrestore(&lun->vlun.lock, irqflags);
-	return blk;
-}
-EXPORT_SYMBOL_IF_KUNIT(gennvm_lun_claim_blk);
-
-/*
- * Take a given bad block of a LUN, read-only: its target adopts the data a
- * program failure left in it (before it could move the data out). It stays
- * marked bad and goes back to the bad list when put back. Return: the
- * block, or %NULL if it is not bad or handed out already.
- */
-static struct nvm_block *gennvm_lun_claim_bad_blk(struct gennvm_lun *lun,
-						  unsigned int blkid)
-{
-	struct nvm_block *blk;
-	unsigned long flags;
-
-	if (blkid >= lun->nr_blocks)
-		return NULL;
-	blk = &lun->vlun.blocks[blkid];
-	spin_lock_irqsave(&lun->vlun.lock, flags);
-	if (blk->state == NVM_BLK_ST_BAD) {
+	} else if (bad && blk->state == NVM_BLK_ST_BAD) {
 		list_move_tail(&blk->list, &lun->used_list);
 		blk->state = NVM_BLK_ST_BAD | NVM_BLK_ST_OPEN;
 		lun->vlun.nr_bad_blocks--;
@@ -239,9 +222,10 @@ static struct nvm_block *gennvm_lun_claim_bad_blk(struct gennvm_lun *lun,
 	} else {
 		blk = NULL;
 	}
-	spin_unlock_irqrestore(&lun->vlun.lock, flags);
+	spin_unlock_irqrestore(&lun->vlun.lock, irqflags);
 	return blk;
 }
+EXPORT_SYMBOL_IF_KUNIT(gennvm_lun_claim_blk);
 
 /**
  * gennvm_lun_put_blk() - take back a block handed out by gennvm_lun_get_blk()
@@ -471,22 +455,12 @@ static struct nvm_block *gennvm_get_blk(struct nvm_dev *dev, struct nvm_lun *vlu
 }
 
 static struct nvm_block *gennvm_claim_blk(struct nvm_dev *dev,
-					  struct nvm_lun *vlun, unsigned int blkid)
-{
-	struct nvm_block *blk = gennvm_lun_claim_blk(to_gennvm_lun(vlun), blkid);
-
-	if (blk)
-		trace_gennvm_claim_blk(dev, blk);
-	return blk;
-}
-
-static struct nvm_block *gennvm_claim_bad_blk(struct nvm_dev *dev,
-					      struct nvm_lun *vlun,
-					      unsigned int blkid)
+					  struct nvm_lun *vlun, unsigned int blkid,
+					  bool bad)
 {
 	struct nvm_block *blk;
 
-	blk = gennvm_lun_claim_bad_blk(to_gennvm_lun(vlun), blkid);
+	blk = gennvm_lun_claim_blk(to_gennvm_lun(vlun), blkid, bad);
 	if (blk)
 		trace_gennvm_claim_blk(dev, blk);
 	return blk;
@@ -776,7 +750,6 @@ static struct nvm_mm_type gennvm_mm = {
 	.unregister_mgr	= gennvm_unregister,
 	.get_blk	= gennvm_get_blk,
 	.claim_blk	= gennvm_claim_blk,
-	.claim_bad_blk	= gennvm_claim_bad_blk,
 	.put_blk	= gennvm_put_blk,
 	.erase_blk	= gennvm_erase_blk,
 	.mark_blk	= gennvm_mark_blk,

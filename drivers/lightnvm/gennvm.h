@@ -70,7 +70,8 @@ int gennvm_lun_init(struct gennvm_lun *lun, int id, int chnl_id, int lun_id,
 void gennvm_lun_free(struct gennvm_lun *lun);
 int gennvm_lun_reload(struct gennvm_lun *lun, const u8 *states);
 struct nvm_block *gennvm_lun_get_blk(struct gennvm_lun *lun, unsigned long flags);
-struct nvm_block *gennvm_lun_claim_blk(struct gennvm_lun *lun, unsigned int blkid);
+struct nvm_block *gennvm_lun_claim_blk(struct gennvm_lun *lun, unsigned int blkid,
+				       bool bad);
 void gennvm_lun_put_blk(struct gennvm_lun *lun, struct nvm_block *blk);
 bool gennvm_lun_mark_bad(struct gennvm_lun *lun, unsigned int blkid);
 void gennvm_lun_stats(struct gennvm_lun *lun, struct nvm_lun_stats *st);

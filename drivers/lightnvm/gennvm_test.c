@@ -128,13 +128,13 @@ static void gennvm_claim(struct kunit *test)
 	states[5] = NVM_BLK_T_GRWN_BAD;
 	gennvm_init_lun(test, &lun, states);
 
-	KUNIT_EXPECT_NULL(test, gennvm_lun_claim_blk(&lun, 5));
-	KUNIT_EXPECT_NULL(test, gennvm_lun_claim_blk(&lun, NR_BLKS));
-	a = gennvm_lun_claim_blk(&lun, 7);
+	KUNIT_EXPECT_NULL(test, gennvm_lun_claim_blk(&lun, 5, false));
+	KUNIT_EXPECT_NULL(test, gennvm_lun_claim_blk(&lun, NR_BLKS, false));
+	a = gennvm_lun_claim_blk(&lun, 7, false);
 	KUNIT_ASSERT_NOT_NULL(test, a);
 	KUNIT_EXPECT_EQ(test, a->id, 7U);
 	KUNIT_EXPECT_EQ(test, a->state, NVM_BLK_ST_OPEN);
-	KUNIT_EXPECT_NULL(test, gennvm_lun_claim_blk(&lun, 7));
+	KUNIT_EXPECT_NULL(test, gennvm_lun_claim_blk(&lun, 7, false));
 	check_accounting(test, &lun);
 
 	/* get never hands the claimed (or the bad) block out */
@@ -149,7 +149,7 @@ static void gennvm_claim(struct kunit *test)
 	/* the GC reserve does not apply: even the last free block */
 	gennvm_lun_put_blk(&lun, a);
 	KUNIT_EXPECT_EQ(test, lun.vlun.nr_free_blocks, 1U);
-	KUNIT_EXPECT_PTR_EQ(test, gennvm_lun_claim_blk(&lun, 7), a);
+	KUNIT_EXPECT_PTR_EQ(test, gennvm_lun_claim_blk(&lun, 7, false), a);
 	KUNIT_EXPECT_EQ(test, lun.vlun.nr_free_blocks, 0U);
 	check_accounting(test, &lun);
 

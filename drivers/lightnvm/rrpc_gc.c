@@ -152,7 +152,7 @@ static struct nvm_block *rrpc_take_free(struct rrpc_lun *rlun, bool gc)
 		rblk = rrpc_free_pick(&rrpc->blocks[rlun->idx * bpl], bpl, gc);
 		if (rblk)
 			blk = nvm_claim_blk(rrpc->dev, rlun->parent,
-					    rblk->parent->id);
+					    rblk->parent->id, false);
 	}
 	spin_unlock(&rlun->lock);
 	if (!blk)

@@ -607,8 +607,8 @@ static void rrpc_wipe_bad(struct rrpc *rrpc, struct rrpc_scan *sc,
 		if (nr_empty == rrpc->spp)
 			break;
 	}
-	blk = nvm_claim_bad_blk(rrpc->dev, rblk->rlun->parent,
-				rblk->parent->id);
+	blk = nvm_claim_blk(rrpc->dev, rblk->rlun->parent, rblk->parent->id,
+			    true);
 	if (!blk)
 		return;
 	nvm_erase_blk(rrpc->dev, blk);
@@ -627,7 +627,7 @@ static int rrpc_wipe_lun(struct rrpc *rrpc, struct rrpc_scan *sc,
 	for (b = 0; b < bpl; b++) {
 		struct rrpc_block *rblk = &rrpc->blocks[rlun->idx * bpl + b];
 
-		blk = nvm_claim_blk(rrpc->dev, rlun->parent, b);
+		blk = nvm_claim_blk(rrpc->dev, rlun->parent, b, false);
 		if (!blk) {
 			rrpc_wipe_bad(rrpc, sc, rblk, pb);
 			continue;
@@ -805,9 +805,9 @@ static bool rrpc_claim_data_blk(struct rrpc *rrpc, struct rrpc_block *rblk)
 	struct nvm_lun *lun = rblk->rlun->parent;
 
 	rblk->bad = false;
-	if (nvm_claim_blk(rrpc->dev, lun, rblk->parent->id))
+	if (nvm_claim_blk(rrpc->dev, lun, rblk->parent->id, false))
 		return true;
-	if (!nvm_claim_bad_blk(rrpc->dev, lun, rblk->parent->id))
+	if (!nvm_claim_blk(rrpc->dev, lun, rblk->parent->id, true))
 		return false;
 	rblk->bad = true;
 	return true;
@@ -1187,7 +1187,7 @@ static int rrpc_ckpt_erase(struct rrpc *rrpc, const u8 *probe)
 		if (probe[b] != RRPC_PROBE_CKPT || rblk->state != RRPC_BLK_FREE)
 			continue;
 		blk = nvm_claim_blk(rrpc->dev, rblk->rlun->parent,
-				    rblk->parent->id);
+				    rblk->parent->id, false);
 		if (!blk)
 			continue;
 		ret = rrpc_rec_erase(rrpc, blk);

@@ -456,12 +456,10 @@ enum {
  *	with nvm_erase_blk() before its first program. Any context.
  * @claim_blk: take the free block @blkid of @lun (a target rebuilding its
  *	state from the media claims the blocks that hold its data), or
- *	%NULL if that block is not free (bad, or handed out). Any context.
- * @claim_bad_blk: optional: take the bad block @blkid of @lun, to read
- *	the data a program failure left in it; it stays bad (never to be
- *	programmed or erased by the target) and @put_blk returns it to the
- *	bad list. %NULL if that block is not bad, or handed out. Any
- *	context.
+ *	%NULL if that block is not free (bad, or handed out); with @bad,
+ *	the bad block @blkid instead, to read the data a program failure
+ *	left in it: it stays bad (never to be programmed or erased by the
+ *	target) and @put_blk returns it to the bad list. Any context.
  * @put_blk: give back a block the target no longer needs. The media
  *	manager does not erase it: a target that gives back a block whose
  *	contents must not come back (after a power cut, its next instance
@@ -494,10 +492,7 @@ struct nvm_mm_type {
 	struct nvm_block *(*get_blk)(struct nvm_dev *dev, struct nvm_lun *lun,
 				     unsigned long flags);
 	struct nvm_block *(*claim_blk)(struct nvm_dev *dev, struct nvm_lun *lun,
-				       unsigned int blkid);
-	struct nvm_block *(*claim_bad_blk)(struct nvm_dev *dev,
-					   struct nvm_lun *lun,
-					   unsigned int blkid);
+				       unsigned int blkid, bool bad);
 	void	(*put_blk)(struct nvm_dev *dev, struct nvm_block *blk);
 	int	(*erase_blk)(struct nvm_dev *dev, struct nvm_block *blk,
 			     unsigned long flags);
@@ -754,9 +749,7 @@ void nvm_dev_dma_free(struct nvm_dev *dev, void *addr, dma_addr_t dma);
 struct nvm_block *nvm_get_blk(struct nvm_dev *dev, struct nvm_lun *lun,
 			      unsigned long flags);
 struct nvm_block *nvm_claim_blk(struct nvm_dev *dev, struct nvm_lun *lun,
-				unsigned int blkid);
-struct nvm_block *nvm_claim_bad_blk(struct nvm_dev *dev, struct nvm_lun *lun,
-				    unsigned int blkid);
+				unsigned int blkid, bool bad);
 void nvm_put_blk(struct nvm_dev *dev, struct nvm_block *blk);
 int nvm_erase_blk(struct nvm_dev *dev, struct nvm_block *blk);
 void nvm_mark_blk(struct nvm_dev *dev, struct ppa_addr ppa, int type);
