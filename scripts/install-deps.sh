@@ -37,6 +37,7 @@ ALL_PKGS="$DEMO_PKGS
 build-essential bc bison flex libelf-dev libssl-dev xz-utils
 rsync python3 perl sparse git
 linux-source-6.1
+linux-headers-6.12-amd64
 dpkg-dev meson ninja-build libglib2.0-dev libpixman-1-dev libfdt-dev
 pkg-config qemu-system-data seabios
 debhelper dh-dkms dkms groff-base man-db

@@ -47,7 +47,6 @@ static void nvm_dev_release(struct device *d)
 
 struct class nvm_class = {
 	.name		= "lightnvm",
-	.owner		= THIS_MODULE,
 	.dev_release	= nvm_dev_release,
 };
 

@@ -11,6 +11,8 @@
 
 #include <linux/lightnvm.h>
 
+#include "compat.h"
+
 /*
  * nvm_lock protects nvm_devices, nvm_mms, nvm_tgt_types and nvm_targets,
  * the state of every target on nvm_targets (&nvm_core_target.state), the

@@ -28,6 +28,8 @@
 #include <linux/workqueue.h>
 #include <linux/wait.h>
 
+#include "compat.h"
+
 #define RRPC_ADDR_EMPTY		U32_MAX		/* no address */
 #define RRPC_ADDR_LOST		(U32_MAX - 1)	/* data lost: reads fail */
 
@@ -159,6 +161,15 @@ enum {
  */
 #define RRPC_WR_LEAD		2
 #define RRPC_WB_MAX_BYTES	SZ_64M		/* write buffer cap */
+/*
+ * Spinlock hold times: map_lock is held for RRPC_MAP_BATCH map entries at
+ * most by the loops that walk logical ranges (discard, a trim record's
+ * filter), and a discard or write-zeroes request covers RRPC_DISCARD_MAX
+ * sectors at most (the block layer splits larger ones: one trim record
+ * each), so that wb_lock is held for that many map updates at most.
+ */
+#define RRPC_MAP_BATCH		1024
+#define RRPC_DISCARD_MAX	4096
 #define RRPC_MAX_TABLE		SZ_1G		/* largest map/table, bytes */
 #define RRPC_MAX_BVECS		(3 * NVM_MAX_VLBA)
 

@@ -238,24 +238,35 @@ static void rrpc_gcs_free(struct rrpc *rrpc)
 		rrpc_gc_free(&rrpc->luns[i]);
 }
 
-static void rrpc_set_limits(struct rrpc *rrpc)
+/* The disk's limits, set as a whole before the disk is added. */
+static int rrpc_set_limits(struct rrpc *rrpc)
 {
 	struct request_queue *q = rrpc->disk->queue;
 	unsigned int sect512 = RRPC_SECT512_PER_SECTOR;
+	struct queue_limits lim;
+	int ret;
 
-	blk_queue_logical_block_size(q, RRPC_SECTOR_SIZE);
-	blk_queue_physical_block_size(q, RRPC_SECTOR_SIZE);
-	blk_queue_io_min(q, RRPC_SECTOR_SIZE);
-	blk_queue_io_opt(q, rrpc->spp * RRPC_SECTOR_SIZE);
-	blk_queue_max_hw_sectors(q, rrpc->max_sectors * sect512);
-	blk_queue_max_segments(q, NVM_MAX_VLBA);
-	/* writes are acknowledged from the write buffer: a volatile cache */
-	blk_queue_write_cache(q, true, true);
-	q->limits.discard_granularity = RRPC_SECTOR_SIZE;
-	blk_queue_max_discard_sectors(q, UINT_MAX >> SECTOR_SHIFT);
-	blk_queue_max_write_zeroes_sectors(q, UINT_MAX >> SECTOR_SHIFT);
-	blk_queue_flag_set(QUEUE_FLAG_NONROT, q);
-	blk_queue_flag_clear(QUEUE_FLAG_ADD_RANDOM, q);
+	lim = queue_limits_start_update(q);
+	lim.logical_block_size = RRPC_SECTOR_SIZE;
+	lim.physical_block_size = RRPC_SECTOR_SIZE;
+	lim.io_min = RRPC_SECTOR_SIZE;
+	lim.io_opt = rrpc->spp * RRPC_SECTOR_SIZE;
+	lim.max_hw_sectors = rrpc->max_sectors * sect512;
+	lim.max_segments = NVM_MAX_VLBA;
+	lim.discard_granularity = RRPC_SECTOR_SIZE;
+	/* bounded: each request holds wb_lock for its map updates */
+	lim.max_hw_discard_sectors = RRPC_DISCARD_MAX * sect512;
+	lim.max_write_zeroes_sectors = RRPC_DISCARD_MAX * sect512;
+	/*
+	 * writes are acknowledged from the write buffer: a volatile cache;
+	 * non-rotational, no entropy from its timings
+	 */
+	nvm_lim_features_set(&lim, q, BLK_FEAT_WRITE_CACHE | BLK_FEAT_FUA);
+	ret = queue_limits_commit_update(q, &lim);
+	if (ret)
+		pr_err("%s: queue limits refused: %d\n",
+		       rrpc->disk->disk_name, ret);
+	return ret;
 }
 
 static void *rrpc_init(struct nvm_target *tgt, struct gendisk *disk,
@@ -360,7 +371,9 @@ static void *rrpc_init(struct nvm_target *tgt, struct gendisk *disk,
 			goto err_workers;
 	}
 
-	rrpc_set_limits(rrpc);
+	ret = rrpc_set_limits(rrpc);
+	if (ret)
+		goto err_workers;
 	set_capacity(disk, rrpc->nr_lbas << RRPC_SECT512_SHIFT);
 
 	pr_info("%s: on %s LUNs %d-%d: %u good blocks of %u sectors, %llu MiB, over-provisioning %u%%, hot/cold separation %s\n",

@@ -44,15 +44,17 @@
  * target; removal clears it under the disk's open_mutex once it has seen
  * no opener, so no open can slip in between the check and del_gendisk().
  */
-static int nvm_tgt_open(struct block_device *bdev, fmode_t mode)
+static int nvm_tgt_open(struct gendisk *disk, blk_mode_t mode)
 {
-	lockdep_assert_held(&bdev->bd_disk->open_mutex);
-	return bdev->bd_disk->private_data ? 0 : -ENXIO;
+	lockdep_assert_held(&disk->open_mutex);
+	return disk->private_data ? 0 : -ENXIO;
 }
+
+NVM_DEFINE_BDOPS_OPEN(nvm_tgt_open)
 
 static const struct block_device_operations nvm_tgt_fops = {
 	.owner		= THIS_MODULE,
-	.open		= nvm_tgt_open,
+	.open		= nvm_bdops_open(nvm_tgt_open),
 };
 
 #ifdef CONFIG_NVM_DEBUG
@@ -324,7 +326,7 @@ int nvm_tgt_create(struct nvm_target *t)
 		goto err_unreserve;
 	}
 
-	disk = blk_mq_alloc_disk(&t->tag_set, NULL);
+	disk = blk_mq_alloc_disk(&t->tag_set, NULL, NULL);
 	if (IS_ERR(disk)) {
 		ret = PTR_ERR(disk);
 		pr_err("%s: could not allocate the disk: %d\n", t->name, ret);

@@ -72,7 +72,7 @@ DECLARE_EVENT_CLASS(nvm_io,
 				     __field(u8, sec)
 				     __field(int, error)
 				     __field(u64, ppa_status)),
-		    TP_fast_assign(__assign_str(dev, dev->name);
+		    TP_fast_assign(nvm_assign_str(dev, dev->name);
 				   __entry->opcode = rqd->opcode;
 				   __entry->nr_ppas = rqd->nr_ppas;
 				   __entry->flags = rqd->flags;
@@ -124,7 +124,7 @@ DECLARE_EVENT_CLASS(gennvm_blk,
 				     __field(int, lun)
 				     __field(unsigned int, blk)
 				     __field(int, state)),
-		    TP_fast_assign(__assign_str(dev, dev->name);
+		    TP_fast_assign(nvm_assign_str(dev, dev->name);
 				   __entry->lun = blk->lun->id;
 				   __entry->blk = blk->id;
 				   __entry->state = READ_ONCE(blk->state);),
@@ -182,7 +182,7 @@ TRACE_EVENT(gennvm_mark_blk,
 			     __field(unsigned int, blk)
 			     __field(int, type)
 			     __field(bool, changed)),
-	    TP_fast_assign(__assign_str(dev, dev->name);
+	    TP_fast_assign(nvm_assign_str(dev, dev->name);
 			   __entry->lun = ppa.g.ch * dev->geo.luns_per_chnl + ppa.g.lun;
 			   __entry->blk = ppa.g.blk;
 			   __entry->type = type;

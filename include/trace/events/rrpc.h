@@ -31,7 +31,7 @@ TRACE_EVENT(rrpc_write,
 			     __field(u32, lba)
 			     __field(u32, nr)
 			     __field(bool, flush)),
-	    TP_fast_assign(__assign_str(disk, disk);
+	    TP_fast_assign(nvm_assign_str(disk, disk);
 			   __entry->lba = lba;
 			   __entry->nr = nr;
 			   __entry->flush = flush;),
@@ -64,7 +64,7 @@ TRACE_EVENT(rrpc_program,
 			     __field(u32, nr_data)
 			     __field(bool, gc)
 			     __field(int, error)),
-	    TP_fast_assign(__assign_str(disk, disk);
+	    TP_fast_assign(nvm_assign_str(disk, disk);
 			   __entry->lun = lun;
 			   __entry->blk = ppa.g.blk;
 			   __entry->pg = ppa.g.pg;
@@ -99,7 +99,7 @@ TRACE_EVENT(rrpc_gc_victim,
 			     __field(u32, valid)
 			     __field(u32, invalid)
 			     __field(bool, bad)),
-	    TP_fast_assign(__assign_str(disk, disk);
+	    TP_fast_assign(nvm_assign_str(disk, disk);
 			   __entry->lun = lun;
 			   __entry->blk = blk;
 			   __entry->valid = valid;
@@ -126,7 +126,7 @@ TRACE_EVENT(rrpc_erase,
 			     __field(u32, blk)
 			     __field(bool, gc)
 			     __field(int, ret)),
-	    TP_fast_assign(__assign_str(disk, disk);
+	    TP_fast_assign(nvm_assign_str(disk, disk);
 			   __entry->lun = lun;
 			   __entry->blk = blk;
 			   __entry->gc = gc;
@@ -149,7 +149,7 @@ TRACE_EVENT(rrpc_flush,
 			     __field(u64, seq)
 			     __field(u32, pad)
 			     __field(bool, wait)),
-	    TP_fast_assign(__assign_str(disk, disk);
+	    TP_fast_assign(nvm_assign_str(disk, disk);
 			   __entry->seq = seq;
 			   __entry->pad = pad;
 			   __entry->wait = wait;),
@@ -174,7 +174,7 @@ TRACE_EVENT(rrpc_discard,
 			     __field(u32, nr)
 			     __field(bool, zeroes)
 			     __field(bool, rec)),
-	    TP_fast_assign(__assign_str(disk, disk);
+	    TP_fast_assign(nvm_assign_str(disk, disk);
 			   __entry->lba = lba;
 			   __entry->nr = nr;
 			   __entry->zeroes = zeroes;
@@ -206,8 +206,8 @@ TRACE_EVENT(rrpc_recover,
 			     __field(u64, mapped)
 			     __field(u32, trims)
 			     __field(u32, torn)),
-	    TP_fast_assign(__assign_str(disk, disk);
-			   __assign_str(mode, mode);
+	    TP_fast_assign(nvm_assign_str(disk, disk);
+			   nvm_assign_str(mode, mode);
 			   __entry->ms = ms;
 			   __entry->scanned = scanned;
 			   __entry->blocks = blocks;

@@ -1,0 +1,145 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * LightNVM compatibility with older kernels: the one place that knows
+ * which kernel series it is built for. The drivers are written for the
+ * interfaces of Linux 6.12 LTS; each item below gives Linux 6.1 LTS the
+ * newer shape (or, where 6.1 cannot carry it, a small helper both series
+ * share), with the kernel release that changed it. Nothing else in the
+ * drivers tests LINUX_VERSION_CODE. Documentation/lightnvm/differences.rst
+ * lists the same changes from the user's side.
+ */
+#ifndef _LIGHTNVM_COMPAT_H
+#define _LIGHTNVM_COMPAT_H
+
+#include <linux/version.h>
+#include <linux/blkdev.h>
+#include <linux/blk-mq.h>
+
+/*
+ * Linux 6.10 records a trace event's string source in __string() only:
+ * __assign_str(dst) lost its second argument. Our trace headers assign
+ * through nvm_assign_str(dst, src), which both series expand at the point
+ * of use (the file that defines CREATE_TRACE_POINTS includes this header
+ * through core.h or rrpc.h first).
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 10, 0)
+#define nvm_assign_str(dst, src)	__assign_str(dst)
+#else
+#define nvm_assign_str(dst, src)	__assign_str(dst, src)
+#endif
+
+/*
+ * Linux 6.5 passes ->open() of &struct block_device_operations the gendisk
+ * and a blk_mode_t (BLK_OPEN_*) instead of the block device and an
+ * fmode_t. A driver defines its open for the gendisk and names it in
+ * its operations as nvm_bdops_open(fn), after NVM_DEFINE_BDOPS_OPEN(fn),
+ * which on 6.1 defines the adapter from the old shape.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 5, 0)
+#define NVM_DEFINE_BDOPS_OPEN(fn)
+#define nvm_bdops_open(fn)		fn
+#else
+typedef fmode_t blk_mode_t;
+
+#define NVM_DEFINE_BDOPS_OPEN(fn)					\
+static int fn##_bdev(struct block_device *bdev, fmode_t mode)		\
+{									\
+	return fn(bdev->bd_disk, mode);					\
+}
+
+#define nvm_bdops_open(fn)		fn##_bdev
+#endif
+
+/*
+ * Linux 6.9 takes the queue limits at disk allocation
+ * (blk_mq_alloc_disk(set, lim, queuedata)) and changes them as a whole:
+ * queue_limits_start_update() returns a copy under the queue's
+ * limits_lock, queue_limits_commit_update() validates and applies it.
+ * 6.1 has one blk_queue_*() setter per limit; commit applies through them
+ * the limits LightNVM's targets set (block sizes, I/O sizes, transfer and
+ * segment sizes, discard and write-zeroes), which the setters derive the
+ * dependent limits from as 6.9's validation does.
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 9, 0)
+static inline struct queue_limits
+queue_limits_start_update(struct request_queue *q)
+{
+	return q->limits;
+}
+
+static inline int queue_limits_commit_update(struct request_queue *q,
+					     struct queue_limits *lim)
+{
+	blk_queue_logical_block_size(q, lim->logical_block_size);
+	blk_queue_physical_block_size(q, lim->physical_block_size);
+	blk_queue_io_min(q, lim->io_min);
+	blk_queue_io_opt(q, lim->io_opt);
+	blk_queue_max_hw_sectors(q, lim->max_hw_sectors);
+	blk_queue_max_segments(q, lim->max_segments);
+	q->limits.discard_granularity = lim->discard_granularity;
+	blk_queue_max_discard_sectors(q, lim->max_hw_discard_sectors);
+	blk_queue_max_write_zeroes_sectors(q, lim->max_write_zeroes_sectors);
+	return 0;
+}
+
+static inline struct gendisk *nvm_compat_disk_limits(struct gendisk *disk,
+						     struct queue_limits *lim)
+{
+	if (!IS_ERR(disk) && lim)
+		queue_limits_commit_update(disk->queue, lim);
+	return disk;
+}
+
+#undef blk_mq_alloc_disk
+#define blk_mq_alloc_disk(set, lim, queuedata)				\
+({									\
+	static struct lock_class_key __key;				\
+									\
+	nvm_compat_disk_limits(__blk_mq_alloc_disk(set, queuedata,	\
+						   &__key), lim);	\
+})
+#endif
+
+/*
+ * Linux 6.11 turned the request queue's flags that describe the device
+ * (volatile write cache, FUA, rotational, entropy contribution) into
+ * features of the queue limits, lim->features (BLK_FEAT_*), set with the
+ * other limits; a blk-mq queue is non-rotational and adds no entropy
+ * unless told otherwise. 6.1 keeps them in queue flags and
+ * blk_queue_write_cache(), and struct queue_limits has no room for them:
+ * nvm_lim_features_set() sets them in @lim (6.11) or at once on @q (6.1,
+ * with 6.11's defaults for those not given). Call it between
+ * queue_limits_start_update() and queue_limits_commit_update().
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 11, 0)
+static inline void nvm_lim_features_set(struct queue_limits *lim,
+					struct request_queue *q,
+					blk_features_t features)
+{
+	lim->features |= features;
+}
+#else
+typedef unsigned int blk_features_t;
+#define BLK_FEAT_WRITE_CACHE	((blk_features_t)(1u << 0))
+#define BLK_FEAT_FUA		((blk_features_t)(1u << 1))
+#define BLK_FEAT_ROTATIONAL	((blk_features_t)(1u << 2))
+#define BLK_FEAT_ADD_RANDOM	((blk_features_t)(1u << 3))
+
+static inline void nvm_lim_features_set(struct queue_limits *lim,
+					struct request_queue *q,
+					blk_features_t features)
+{
+	blk_queue_write_cache(q, features & BLK_FEAT_WRITE_CACHE,
+			      features & BLK_FEAT_FUA);
+	if (features & BLK_FEAT_ROTATIONAL)
+		blk_queue_flag_clear(QUEUE_FLAG_NONROT, q);
+	else
+		blk_queue_flag_set(QUEUE_FLAG_NONROT, q);
+	if (features & BLK_FEAT_ADD_RANDOM)
+		blk_queue_flag_set(QUEUE_FLAG_ADD_RANDOM, q);
+	else
+		blk_queue_flag_clear(QUEUE_FLAG_ADD_RANDOM, q);
+}
+#endif
+
+#endif /* _LIGHTNVM_COMPAT_H */
