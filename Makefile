@@ -99,7 +99,7 @@ $(B)/tools/%: tools/lightnvm/%.c include/uapi/linux/lightnvm.h
 	@mkdir -p $(dir $@)
 	$(CC) $(TOOL_CFLAGS) -o $@ $<
 
-$(B)/tools/%: tools/testing/lightnvm/progs/%.c include/uapi/linux/lightnvm.h
+$(B)/tools/%: tools/testing/lightnvm/progs/%.c tools/testing/lightnvm/progs/lnvm_prog.h include/uapi/linux/lightnvm.h
 	@mkdir -p $(dir $@)
 	$(CC) $(TOOL_CFLAGS) -o $@ $<
 
