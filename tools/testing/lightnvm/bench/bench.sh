@@ -22,11 +22,9 @@
 . /lnvm/lib/rrpc.sh
 . /lnvm/lib/splat.sh
 
-CMD=$(cat /proc/cmdline)
-QUICK=$(echo "$CMD" | sed -n 's/.*lnvm\.bench_quick=\([0-9]*\).*/\1/p')
-QUICK=${QUICK:-0}
-ONLY=$(echo "$CMD" | sed -n 's/.*lnvm\.bench_only=\([^ ]*\).*/\1/p')
-PERF=$(echo "$CMD" | sed -n 's/.*lnvm\.bench_perf=\([^ ]*\).*/\1/p')
+QUICK=$(_lnvm_arg bench_quick 0)
+ONLY=$(_lnvm_arg bench_only)
+PERF=$(_lnvm_arg bench_perf)
 [ "$PERF" = 1 ] && PERF='randread.*'
 SEED=20161
 

@@ -28,6 +28,17 @@ _fail() {
 	return 1
 }
 
+# _try MESSAGE COMMAND [ARGS...]: run a simple command; if it fails, fail
+# the test with MESSAGE and the command's exit status (its own stderr is
+# in the log already). Instead of "CMD || { _fail MESSAGE; return 1; }":
+#   _try "mount failed" mount /dev/rrpc0 /mnt || return 1
+_try() {
+	local _try_msg=$1
+	shift
+	"$@" && return 0
+	_fail "$_try_msg (exit status $?: $*)"
+}
+
 # _wait_for SECONDS TEST-ARGS...: poll "[ TEST-ARGS ]" (e.g. -b /dev/x)
 # every 0.1 s until it holds; non-zero if it still fails after SECONDS.
 # ("[", not "test": test scripts define a function named test.)
@@ -43,7 +54,7 @@ _wait_for() {
 
 # _modprobe_quiet NAME [ARGS]: load a module, failing the test if it can't.
 _modprobe() {
-	modprobe "$@" || { _fail "modprobe $* failed"; return 1; }
+	_try "modprobe $* failed" modprobe "$@"
 }
 
 # _unload NAME...: unload modules, failing the test if one stays loaded.
@@ -51,7 +62,7 @@ _unload() {
 	local m
 	for m in "$@"; do
 		[ -d "/sys/module/$m" ] || continue
-		rmmod "$m" || { _fail "rmmod $m failed"; return 1; }
+		_try "rmmod $m failed" rmmod "$m" || return 1
 	done
 }
 
@@ -83,9 +94,12 @@ _lnvm_reset() {
 
 # ------------------------------------------------ groups of several boots
 
-# _lnvm_arg NAME: the value of lnvm.NAME= on the kernel command line
+# _lnvm_arg NAME [DEFAULT]: the value of lnvm.NAME= on the kernel command
+# line (the last one), else DEFAULT. The one parser of the command line:
+# the runner (vm/init), the tests, their libraries and the demo use it.
 _lnvm_arg() {
-	tr ' ' '\n' </proc/cmdline | sed -n "s/^lnvm\.$1=//p" | tail -n 1
+	_la_v=$(tr ' ' '\n' </proc/cmdline | sed -n "s/^lnvm\.$1=//p" | tail -n 1)
+	echo "${_la_v:-${2:-}}"
 }
 
 # _lnvm_seed: the run's seed (LNVM_SEED on the host, printed by check): the

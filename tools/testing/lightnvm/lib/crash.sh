@@ -14,12 +14,12 @@ CRASH_GEO="num_ch=1 num_lun=2 num_pln=1 num_blk=12 num_pg=4 sec_per_pg=4 oob_siz
 
 # crash_full: 1 under `make crashcheck` (every state), else 0 (a subset)
 crash_full() {
-	sed -n 's/.*lnvm\.crash_full=\([0-9]*\).*/\1/p' /proc/cmdline | grep . ||
-		echo 0
+	_lnvm_arg crash_full 0
 }
 
 # crash_run NAME WORKLOAD [lnvm_crash options]: record WORKLOAD on a new
-# instance NAME and check its crash states; prints lnvm_crash's summary
+# instance NAME (CRASH_GEO, then the attributes of CRASH_GEO_MORE)
+# and check its crash states; prints lnvm_crash's summary
 # (and violations); the instance is removed afterwards unless it found
 # violations (its recording stays for a replay, see the message).
 crash_run() {
@@ -27,7 +27,7 @@ crash_run() {
 	shift
 	_rrpc_load || return 1
 	# shellcheck disable=SC2086
-	_rrpc_mkdev "$_n" $CRASH_GEO || return 1
+	_rrpc_mkdev "$_n" $CRASH_GEO $CRASH_GEO_MORE || return 1
 	lnvm_crash "$@" --dev "$_n" > /tmp/crash.$_n.out 2>&1
 	_rc=$?
 	cat /tmp/crash.$_n.out

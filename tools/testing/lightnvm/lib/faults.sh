@@ -24,8 +24,8 @@ faults_setup() {
 	ocssd_wait_lnvm nvme0n1 || return 1
 	FAULTS_BB=$(cat /sys/class/lightnvm/nvme0n1/bad_blocks)
 	_rrpc_create nvme0n1 rrpc0 0 1 >&2 || return 1
-	mkfs.ext4 -q -F /dev/rrpc0 || { _fail "mkfs.ext4"; return 1; }
-	mount /dev/rrpc0 /mnt || { _fail "mount"; return 1; }
+	_try "mkfs.ext4" mkfs.ext4 -q -F /dev/rrpc0 || return 1
+	_try "mount" mount /dev/rrpc0 /mnt || return 1
 	mkdir /mnt/keep
 	for i in 1 2 3 4 5 6; do
 		dd if=/dev/urandom of=/mnt/keep/f$i bs=64k count=$((i * 3)) 2>/dev/null ||
@@ -103,11 +103,11 @@ faults_check_intact() {
 	done
 	v=$(cat /sys/class/lightnvm/nvme0n1/bad_blocks)
 	[ "$v" = "$FAULTS_BB" ] || { _fail "bad blocks $FAULTS_BB -> $v"; return 1; }
-	umount /mnt || { _fail "umount"; return 1; }
+	_try "umount" umount /mnt || return 1
 	e2fsck -fn /dev/rrpc0 >/tmp/fsck 2>&1 || { cat /tmp/fsck >&2; _fail "e2fsck -fn"; return 1; }
-	mount /dev/rrpc0 /mnt || { _fail "remount"; return 1; }
+	_try "remount" mount /dev/rrpc0 /mnt || return 1
 	(cd /mnt/keep && md5sum -c /tmp/sums >/dev/null) || { _fail "files synced before the fault differ"; return 1; }
-	umount /mnt || { _fail "umount"; return 1; }
+	_try "umount" umount /mnt || return 1
 	_rrpc_remove rrpc0 >&2 || return 1
 	_unload nvme nvme_core || return 1
 	echo "fio verified, no media error, no block retired, e2fsck clean, synced files intact"

@@ -18,13 +18,13 @@ mkdir -p "$OCSSD_TMP" 2>/dev/null
 
 # ocssd_load_nvme: load the NVMe driver and wait for the controller.
 ocssd_load_nvme() {
-	modprobe nvme || { _fail "modprobe nvme failed"; return 1; }
-	_wait_for 10 -e "$OCSSD_CTRL" || { _fail "no $OCSSD_CTRL after modprobe nvme"; return 1; }
+	_try "modprobe nvme failed" modprobe nvme || return 1
+	_try "no $OCSSD_CTRL after modprobe nvme" _wait_for 10 -e "$OCSSD_CTRL" || return 1
 }
 
 # ocssd_wait_ns: wait for the namespace block device.
 ocssd_wait_ns() {
-	_wait_for 10 -b "$OCSSD_NS" || { _fail "no $OCSSD_NS"; return 1; }
+	_try "no $OCSSD_NS" _wait_for 10 -b "$OCSSD_NS" || return 1
 }
 
 # _ocssd_status FILE: the NVMe status in nvme-cli's stderr FILE ("0x0" if none).

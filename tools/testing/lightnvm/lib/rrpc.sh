@@ -50,7 +50,7 @@ _rrpc_mkdev() {
 	local _n _kv
 	_n=$1
 	shift
-	mkdir "$RRPC_CFS/$_n" || { _fail "cannot create nvm_mem instance $_n"; return 1; }
+	_try "cannot create nvm_mem instance $_n" mkdir "$RRPC_CFS/$_n" || return 1
 	for _kv in "$@"; do
 		echo "${_kv#*=}" > "$RRPC_CFS/$_n/${_kv%%=*}" ||
 			{ _fail "nvm_mem $_n: cannot set $_kv"; return 1; }
@@ -61,7 +61,7 @@ _rrpc_mkdev() {
 # _rrpc_rmdev NAME: power off and remove a configfs instance.
 _rrpc_rmdev() {
 	echo 0 > "$RRPC_CFS/$1/power" || { _fail "nvm_mem $1: power off failed"; return 1; }
-	rmdir "$RRPC_CFS/$1" || { _fail "cannot remove nvm_mem instance $1"; return 1; }
+	_try "cannot remove nvm_mem instance $1" rmdir "$RRPC_CFS/$1" || return 1
 }
 
 # _rrpc_testdev NAME [ATTR=VALUE...]: the device a data-integrity test runs
@@ -70,7 +70,7 @@ _rrpc_rmdev() {
 # (lnvm.rrpc_dev=nvme0n1: the group's QEMU Open-Channel SSD, whose geometry
 # the group chose to match), the NVMe driver is loaded and that device used.
 _rrpc_testdev() {
-	RRPC_DEV=$(sed -n 's/.*lnvm\.rrpc_dev=\([^ ]*\).*/\1/p' /proc/cmdline)
+	RRPC_DEV=$(_lnvm_arg rrpc_dev)
 	if [ -z "$RRPC_DEV" ]; then
 		_rrpc_mkdev "$@" || return 1
 		RRPC_DEV=$1
@@ -115,7 +115,7 @@ _rrpc_mk() {
 		lnvm create -d "$_d" -n "$_t" -t rrpc -b "$_b" -e "$_e" $_f ||
 			{ _fail "lnvm create $_t on $_d failed"; return 1; }
 	fi
-	_wait_for 5 -b "/dev/$_t" || { _fail "no /dev/$_t after create"; return 1; }
+	_try "no /dev/$_t after create" _wait_for 5 -b "/dev/$_t" || return 1
 }
 
 # _rrpc_recovery TGT: how the target got its state (sysfs "recovery")
@@ -125,7 +125,7 @@ _rrpc_recovery() {
 
 # _rrpc_remove TGT
 _rrpc_remove() {
-	lnvm remove -n "$1" || { _fail "lnvm remove $1 failed"; return 1; }
+	_try "lnvm remove $1 failed" lnvm remove -n "$1" || return 1
 }
 
 # _rrpc_stat TGT NAME: a counter of /sys/block/TGT/rrpc/.

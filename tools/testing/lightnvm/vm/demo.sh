@@ -4,7 +4,7 @@
 # The demo, run inside the VM by `make demo`: the main job end to end.
 # Loads the stack, creates two rrpc targets on the default memory-backed
 # device nvm_mem0, or on the device lnvm.demo_dev= names on the kernel
-# command line (the QEMU Open-Channel SSD of the group ocssd-demo), on
+# command line (the QEMU Open-Channel SSD of vm/ocssd-demo.conf), on
 # disjoint LUNs; puts ext4 on one (files copied and
 # verified across umount, fsck and remount) and runs fio on the other
 # (sequential fill, random overwrites with GC active, random reads), then
@@ -24,8 +24,7 @@ step() { echo; echo "== $*"; }
 die() { echo "DEMO FAILED: $*"; exit 1; }
 now() { cut -d' ' -f1 /proc/uptime; }
 t0=$(now)
-DEV=$(sed -n 's/.*lnvm\.demo_dev=\([^ ]*\).*/\1/p' /proc/cmdline)
-DEV=${DEV:-nvm_mem0}
+DEV=$(_lnvm_arg demo_dev nvm_mem0)
 
 # media_written: sectors the device programmed (nvm_mem's own counter;
 # rrpc1's count of what it sent to the media on other devices)
