@@ -53,6 +53,7 @@
 
 #define _GNU_SOURCE
 #include <errno.h>
+#include <inttypes.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -61,6 +62,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include <linux/fs.h>
@@ -74,39 +76,33 @@
 
 static const char *prog = "lnvm_crash";
 
-static void die(int code, const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "%s: ", prog);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(code);
-}
-
-static void *xcalloc(size_t n, size_t sz)
-{
-	void *p = calloc(n ? n : 1, sz ? sz : 1);
-
-	if (!p)
-		die(3, "out of memory");
-	return p;
-}
-
-static uint64_t splitmix64(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
+#include "lnvm_prog.h"
 
 /* ------------------------------------------------------------ workloads */
 
-enum { OP_W, OP_F, OP_D, OP_Z };
+/*
+ * OP_R: a clean removal of the target (a flush of everything, and rrpc
+ * writes its checkpoint), the target created again without -f after it;
+ * OP_X: the target removed and created again with -f (the wipe: every
+ * LBA reads zeros once it returned, old data or zeros while it runs)
+ */
+enum { OP_W, OP_F, OP_D, OP_Z, OP_R, OP_X,
+	/* ext4 (files /d/f0 ... in the mounted target): lba the file */
+	FS_WRITE,	/* create or overwrite the file: FS_BLOCKS blocks */
+	FS_FSYNC,	/* fsync the file */
+	FS_DSYNC,	/* fsync the directory */
+	FS_RENAME,	/* rename the file to file n */
+	FS_UNLINK,	/* unlink the file */
+};
+
+#define FS_FILES	6
+#define FS_BLOCKS	3
+
+/* a flush: what completed before it is durable */
+static int barrier(int type)
+{
+	return type == OP_F || type == OP_R;
+}
 
 struct op {
 	int type;
@@ -117,12 +113,18 @@ struct op {
 struct wl {
 	struct op *ops;
 	int nr, cap, setup;	/* ops [0, setup) run before recording */
+	int fs;			/* ext4 on the target: FS_* ops */
 };
 
 static void add(struct wl *w, int type, uint32_t lba, uint32_t n, int fua,
 		uint64_t sectors)
 {
-	if (type != OP_F) {
+	if (type >= FS_WRITE) {
+		/* no LBAs */
+	} else if (type == OP_X) {
+		/* n: the first target's sectors */
+		lba = 0;
+	} else if (!barrier(type)) {
 		if (lba >= sectors)
 			return;
 		if (lba + n > sectors)
@@ -141,7 +143,8 @@ static void add(struct wl *w, int type, uint32_t lba, uint32_t n, int fua,
  * The workloads. Each is a setup (made durable before the recording)
  * and a short recorded part, deterministic for (name, seed, sectors).
  */
-static void gen(struct wl *w, const char *name, uint64_t seed, uint64_t m)
+static void gen(struct wl *w, const char *name, uint64_t seed, uint64_t m,
+		uint64_t m1)
 {
 	uint64_t r = seed;
 	uint32_t i, x;
@@ -250,8 +253,151 @@ static void gen(struct wl *w, const char *name, uint64_t seed, uint64_t m)
 			}
 		}
 		add(w, OP_F, 0, 0, 0, m);
+	} else if (!strcmp(name, "hotcold")) {
+		/*
+		 * rrpc's hot and cold streams (the target made with hot_cold
+		 * 1): 16 LBAs written again and again become hot (4 writes
+		 * within 3 capacities) while cold LBAs are written once more,
+		 * with flushes, FUA writes and discards of hot LBAs; GC
+		 * sends victims to the hot or the cold GC block.
+		 */
+		for (i = 0; i < m; i += 8)
+			add(w, OP_W, i, 8, 0, m);
+		add(w, OP_F, 0, 0, 0, m);
+		for (x = 0; x < 4; x++)
+			for (i = 0; i < 16; i += 4)
+				add(w, OP_W, 8 + i, 4, 0, m);
+		add(w, OP_F, 0, 0, 0, m);
+		w->setup = w->nr;
+		for (i = 0; i < 48; i++) {
+			uint64_t v = splitmix64(&r);
+
+			if (v % 6 == 0) {
+				add(w, OP_F, 0, 0, 0, m);
+			} else if (v % 6 == 1) {
+				add(w, OP_W, 32 + (v >> 8) % (m - 40), 4, 0, m);
+			} else if (v % 16 == 2) {
+				add(w, OP_D, 8 + (v >> 8) % 14, 2, 0, m);
+			} else {
+				add(w, OP_W, 8 + (v >> 8) % 13, 1 + (v >> 16) % 4,
+				    (v >> 24) % 8 == 0, m);
+			}
+		}
+		add(w, OP_F, 0, 0, 0, m);
+	} else if (!strcmp(name, "ckpt")) {
+		/*
+		 * The checkpoint written at teardown: overwrites and
+		 * trims, unflushed, then a clean removal (rrpc drains its
+		 * buffer and writes the map to the media), then a few
+		 * writes on the target created again from the checkpoint,
+		 * and a second clean removal.
+		 */
+		for (i = 0; i < m; i += 8)
+			add(w, OP_W, i, 8, 0, m);
+		add(w, OP_F, 0, 0, 0, m);
+		w->setup = w->nr;
+		for (x = 0; x < 2; x++) {
+			for (i = 0; i < 10; i++) {
+				uint64_t v = splitmix64(&r);
+
+				if (v % 5 == 0)
+					add(w, OP_D, (v >> 8) % m, 1 + (v >> 16) % 4,
+					    0, m);
+				else
+					add(w, OP_W, (v >> 8) % m,
+					    1 + (v >> 16) % 6, 0, m);
+			}
+			add(w, OP_R, 0, 0, 0, m);
+		}
+	} else if (!strcmp(name, "wipe")) {
+		/*
+		 * The -f wipe: a used target (every LBA written twice,
+		 * flushed) removed and created again with -f, then new
+		 * writes on half the disk, flushed in two steps.
+		 */
+		for (i = 0; i < m; i += 8)
+			add(w, OP_W, i, 8, 0, m);
+		add(w, OP_F, 0, 0, 0, m);
+		for (i = 0; i < m; i += 8)
+			add(w, OP_W, i, 8, 0, m);
+		add(w, OP_F, 0, 0, 0, m);
+		w->setup = w->nr;
+		add(w, OP_X, 0, m1, 0, m);
+		for (i = 0; i < m / 2; i += 8) {
+			add(w, OP_W, i * 2 % m, 8, 0, m);
+			if (i % 48 == 40)
+				add(w, OP_F, 0, 0, 0, m);
+		}
+		add(w, OP_F, 0, 0, 0, m);
+	} else if (!strcmp(name, "ext4")) {
+		/*
+		 * ext4 mounted with -o discard: files created, overwritten,
+		 * fsynced, renamed and unlinked, the directory fsynced now
+		 * and then; the checks are e2fsck and the files whose data
+		 * and name were made durable.
+		 */
+		w->fs = 1;
+		for (i = 0; i < 40; i++) {
+			uint64_t v = splitmix64(&r);
+			uint32_t f = (v >> 8) % FS_FILES;
+
+			switch (v % 10) {
+			case 0:
+			case 1:
+			case 2:
+				add(w, FS_WRITE, f, 0, 0, m);
+				break;
+			case 3:
+			case 4:
+				add(w, FS_FSYNC, f, 0, 0, m);
+				break;
+			case 5:
+			case 6:
+				add(w, FS_DSYNC, 0, 0, 0, m);
+				break;
+			case 7:
+			case 8:
+				add(w, FS_RENAME, f, (f + 1 + (v >> 16) % 5) %
+				    FS_FILES, 0, m);
+				break;
+			default:
+				add(w, FS_UNLINK, f, 0, 0, m);
+			}
+		}
+		add(w, FS_DSYNC, 0, 0, 0, m);
+	} else if (!strcmp(name, "reuse")) {
+		/*
+		 * Two targets on disjoint LUNs of one device (--luns2): both
+		 * written, then the first removed and a new one created with
+		 * -f over its LUNs while the second keeps its data, and
+		 * writes to both; each target's own LBAs must stay its own.
+		 */
+		for (i = 0; i < m; i += 8)
+			add(w, OP_W, i, i + 8 > m1 && i < m1 ? m1 - i : 8, 0, m);
+		add(w, OP_F, 0, 0, 0, m);
+		w->setup = w->nr;
+		for (i = 0; i < 16; i++) {
+			uint64_t v = splitmix64(&r);
+
+			add(w, OP_W, i % 2 ? m1 + (v >> 8) % (m - m1 - 8) :
+			    (v >> 8) % (m1 - 8), 1 + (v >> 16) % 8, 0, m);
+			if (i % 5 == 4)
+				add(w, OP_F, 0, 0, 0, m);
+		}
+		add(w, OP_X, 0, m1, 0, m);
+		for (i = 0; i < 24; i++) {
+			uint64_t v = splitmix64(&r);
+
+			if (v % 6 == 0)
+				add(w, OP_F, 0, 0, 0, m);
+			else
+				add(w, OP_W, i % 2 ? m1 + (v >> 8) % (m - m1 - 8) :
+				    (v >> 8) % (m1 - 8), 1 + (v >> 16) % 8,
+				    (v >> 24) % 8 == 0, m);
+		}
+		add(w, OP_F, 0, 0, 0, m);
 	} else {
-		die(2, "unknown workload '%s' (overwrite, trim, trimgc, gc)",
+		die(2, "unknown workload '%s' (overwrite, trim, trimgc, gc, hotcold, ckpt, wipe, reuse)",
 		    name);
 	}
 }
@@ -331,11 +477,13 @@ static int classify(const unsigned char *b, uint32_t lba, uint64_t seed,
 
 struct cfg {
 	const char *wl, *dev;
-	char tgt[DISK_NAME_LEN];
-	unsigned int op, lun_b, lun_e, bound, second, delay, jitter;
+	char tgt[DISK_NAME_LEN], tgt2[DISK_NAME_LEN];
+	unsigned int lun2_b, lun2_e, two;	/* a second target (--luns2) */
+	uint64_t m1;	/* sectors of the first target: LBAs from m1 on are the second's */
+	unsigned int op, lun_b, lun_e, bound, second, delay, jitter, rcut;
 	long max_states, state;
 	uint64_t seed;
-	int inject, verbose;
+	int inject, verbose, inline_checks;
 	uint64_t reuse;
 };
 
@@ -388,41 +536,68 @@ static int ctl(unsigned long req, void *arg)
 	return ret;
 }
 
-static int tgt_create(const struct cfg *c, int factory)
+static const char *tgt_name(const struct cfg *c, int t)
+{
+	return t ? c->tgt2 : c->tgt;
+}
+
+/* create target @t (0, or 1 the second one) */
+static int tgt_create1(const struct cfg *c, int t, int factory)
 {
 	struct nvm_ioctl_create cr;
 
 	memset(&cr, 0, sizeof(cr));
 	snprintf(cr.dev, sizeof(cr.dev), "%s", c->dev);
 	snprintf(cr.tgttype, sizeof(cr.tgttype), "rrpc");
-	snprintf(cr.tgtname, sizeof(cr.tgtname), "%s", c->tgt);
+	snprintf(cr.tgtname, sizeof(cr.tgtname), "%s", tgt_name(c, t));
 	cr.flags = factory ? NVM_TARGET_FACTORY : 0;
 	cr.conf.type = NVM_CONFIG_TYPE_EXTENDED;
-	cr.conf.e.lun_begin = c->lun_b;
-	cr.conf.e.lun_end = c->lun_e;
+	cr.conf.e.lun_begin = t ? c->lun2_b : c->lun_b;
+	cr.conf.e.lun_end = t ? c->lun2_e : c->lun_e;
 	cr.conf.e.over_prov = c->op;
 	return ctl(NVM_DEV_CREATE, &cr);
 }
 
-static void tgt_remove(const struct cfg *c)
+static int tgt_remove1(const struct cfg *c, int t)
 {
 	struct nvm_ioctl_remove rm;
-	int ret;
 
 	memset(&rm, 0, sizeof(rm));
-	snprintf(rm.tgtname, sizeof(rm.tgtname), "%s", c->tgt);
-	ret = ctl(NVM_DEV_REMOVE, &rm);
+	snprintf(rm.tgtname, sizeof(rm.tgtname), "%s", tgt_name(c, t));
+	return ctl(NVM_DEV_REMOVE, &rm);
+}
+
+/* the target, and the second one if any; on failure none is left */
+static int tgt_create(const struct cfg *c, int factory)
+{
+	int ret = tgt_create1(c, 0, factory);
+
+	if (ret || !c->two)
+		return ret;
+	ret = tgt_create1(c, 1, factory);
 	if (ret)
-		die(3, "remove %s: %s", c->tgt, strerror(-ret));
+		tgt_remove1(c, 0);
+	return ret;
+}
+
+static void tgt_remove(const struct cfg *c)
+{
+	int t, ret;
+
+	for (t = 0; t <= (int)c->two; t++) {
+		ret = tgt_remove1(c, t);
+		if (ret)
+			die(3, "remove %s: %s", tgt_name(c, t), strerror(-ret));
+	}
 }
 
 /* open /dev/TGT (devtmpfs makes it at once, but give it 5 s) */
-static int tgt_open(const struct cfg *c, int flags)
+static int tgt_open1(const struct cfg *c, int t, int flags)
 {
 	char path[64];
 	int i, fd;
 
-	snprintf(path, sizeof(path), "/dev/%s", c->tgt);
+	snprintf(path, sizeof(path), "/dev/%s", tgt_name(c, t));
 	for (i = 0; i < 500; i++) {
 		fd = open(path, flags | O_DIRECT);
 		if (fd >= 0)
@@ -444,27 +619,216 @@ static uint64_t tgt_sectors(int fd)
 
 /* --------------------------------------------------------- the workload */
 
-static void run_op(const struct cfg *c, int fd, int fua_fd,
-		   const struct op *o, uint32_t idx, unsigned char *buf)
+static int tgt_fd[2] = { -1, -1 }, tgt_fua_fd[2] = { -1, -1 };
+
+/* create target @t (-f or not) and open it for the workload */
+static void tgt_up1(const struct cfg *c, int t, int factory)
 {
+	int ret = tgt_create1(c, t, factory);
+
+	if (ret)
+		die(3, "create %s%s: %s", tgt_name(c, t),
+		    factory ? " with -f" : "", strerror(-ret));
+	tgt_fd[t] = tgt_open1(c, t, O_RDWR);
+	tgt_fua_fd[t] = tgt_open1(c, t, O_RDWR | O_DSYNC);
+}
+
+static void tgt_down1(const struct cfg *c, int t)
+{
+	int ret;
+
+	close(tgt_fua_fd[t]);
+	close(tgt_fd[t]);
+	tgt_fd[t] = tgt_fua_fd[t] = -1;
+	ret = tgt_remove1(c, t);
+	if (ret)
+		die(3, "remove %s: %s", tgt_name(c, t), strerror(-ret));
+}
+
+/* ------------------------------------------------------------- ext4 */
+
+static void fs_path(char *p, size_t n, const struct cfg *c, int f)
+{
+	if (f < 0)
+		snprintf(p, n, "/mnt/lc_%s/d", c->dev);
+	else
+		snprintf(p, n, "/mnt/lc_%s/d/f%d", c->dev, f);
+}
+
+/* the contents of file @f as operation @idx writes it */
+static void fs_fill(unsigned char *buf, const struct cfg *c, uint32_t f,
+		    uint32_t idx)
+{
+	for (int j = 0; j < FS_BLOCKS; j++)
+		fill(buf + j * SECT, f * 16 + j, idx, c->seed);
+}
+
+static void sh(const char *what, const char *fmt, ...)
+{
+	char cmd[512];
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	ret = system(cmd);
+	if (ret)
+		die(3, "%s: '%s' exited %d", what, cmd, ret);
+}
+
+/* one file system operation (a missing file: nothing happens) */
+static void run_fs_op(const struct cfg *c, const struct op *o, uint32_t idx,
+		      unsigned char *buf)
+{
+	char p[128], q[128];
+	int fd;
+
+	fs_path(p, sizeof(p), c, o->type == FS_DSYNC ? -1 : (int)o->lba);
+	switch (o->type) {
+	case FS_WRITE:
+		fs_fill(buf, c, o->lba, idx);
+		fd = open(p, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		if (fd < 0 || write(fd, buf, FS_BLOCKS * SECT) !=
+		    FS_BLOCKS * SECT)
+			die(3, "op %u: write %s: %s", idx, p, strerror(errno));
+		close(fd);
+		break;
+	case FS_FSYNC:
+	case FS_DSYNC:
+		fd = open(p, O_RDONLY);
+		if (fd < 0 && errno == ENOENT)
+			break;
+		if (fd < 0 || fsync(fd))
+			die(3, "op %u: fsync %s: %s", idx, p, strerror(errno));
+		close(fd);
+		break;
+	case FS_RENAME:
+		fs_path(q, sizeof(q), c, o->n);
+		if (rename(p, q) && errno != ENOENT)
+			die(3, "op %u: rename %s: %s", idx, p, strerror(errno));
+		break;
+	case FS_UNLINK:
+		if (unlink(p) && errno != ENOENT)
+			die(3, "op %u: unlink %s: %s", idx, p, strerror(errno));
+		break;
+	}
+}
+
+/*
+ * What a cut at marker @mark guarantees of each file: ver[f] the op that
+ * wrote its current contents (-1: no such file), edur[f] its name as it
+ * is (present or absent) durable (a directory fsync completed since it
+ * changed), cdur[f] its contents durable (a fsync completed since they
+ * were written). An operation that may be running makes what it touches
+ * unknown.
+ */
+struct fs_model {
+	int ver[FS_FILES];
+	char edur[FS_FILES], cdur[FS_FILES];
+};
+
+static void fs_model(struct fs_model *fm, const struct wl *w, int mark)
+{
+	int done, i, f, b, run;
+
+	done = mark < 0 ? w->setup : (mark + 1) / 2;
+	run = mark >= 0 && mark % 2 == 0;	/* op mark / 2 had begun */
+	for (f = 0; f < FS_FILES; f++) {
+		fm->ver[f] = -1;
+		fm->edur[f] = 1;	/* an empty directory at the start */
+		fm->cdur[f] = 0;
+	}
+	for (i = 0; i < done + run && i < w->nr; i++) {
+		const struct op *o = &w->ops[i];
+
+		f = o->lba;
+		b = o->n;
+		switch (o->type) {
+		case FS_WRITE:
+			if (fm->ver[f] < 0)
+				fm->edur[f] = 0;
+			fm->ver[f] = i;
+			fm->cdur[f] = 0;
+			break;
+		case FS_FSYNC:
+			if (i < done && fm->ver[f] >= 0)
+				fm->cdur[f] = 1;
+			break;
+		case FS_DSYNC:
+			if (i < done)
+				for (f = 0; f < FS_FILES; f++)
+					fm->edur[f] = 1;
+			break;
+		case FS_RENAME:
+			if (fm->ver[f] < 0)
+				break;
+			fm->ver[b] = fm->ver[f];
+			fm->cdur[b] = fm->cdur[f];
+			fm->ver[f] = -1;
+			fm->cdur[f] = 0;
+			fm->edur[f] = fm->edur[b] = 0;
+			break;
+		case FS_UNLINK:
+			if (fm->ver[f] >= 0)
+				fm->edur[f] = 0;
+			fm->ver[f] = -1;
+			fm->cdur[f] = 0;
+			break;
+		}
+		if (i == done) {
+			/* running: what it touches is unknown */
+			if (o->type == FS_WRITE || o->type == FS_RENAME ||
+			    o->type == FS_UNLINK)
+				fm->edur[f] = fm->cdur[f] = 0;
+			if (o->type == FS_RENAME)
+				fm->edur[b] = fm->cdur[b] = 0;
+		}
+	}
+}
+
+static void run_op(const struct cfg *c, const struct op *o, uint32_t idx,
+		   unsigned char *buf)
+{
+	int t = c->two && o->lba >= c->m1;
+	int fd = tgt_fd[t], fua_fd = tgt_fua_fd[t];
+	off_t base = t ? c->m1 : 0;
 	uint64_t range[2];
 	uint32_t i;
 
+	if (o->type >= FS_WRITE) {
+		run_fs_op(c, o, idx, buf);
+		return;
+	}
 	switch (o->type) {
+	case OP_R:
+		/* both targets, cleanly */
+		for (t = 0; t <= (int)c->two; t++) {
+			tgt_down1(c, t);
+			tgt_up1(c, t, 0);
+		}
+		break;
+	case OP_X:
+		/* the first target only: its LUNs wiped, the second's kept */
+		tgt_down1(c, 0);
+		tgt_up1(c, 0, 1);
+		break;
 	case OP_W:
 		for (i = 0; i < o->n; i++)
 			fill(buf + i * SECT, o->lba + i, idx, c->seed);
 		if (pwrite(o->fua ? fua_fd : fd, buf, o->n * SECT,
-			   (off_t)o->lba * SECT) != (ssize_t)(o->n * SECT))
+			   (o->lba - base) * SECT) != (ssize_t)(o->n * SECT))
 			die(3, "op %u: write: %s", idx, strerror(errno));
 		break;
 	case OP_F:
-		if (fdatasync(fd))
-			die(3, "op %u: fdatasync: %s", idx, strerror(errno));
+		for (t = 0; t <= (int)c->two; t++)
+			if (fdatasync(tgt_fd[t]))
+				die(3, "op %u: fdatasync: %s", idx,
+				    strerror(errno));
 		break;
 	case OP_D:
 	case OP_Z:
-		range[0] = (uint64_t)o->lba * SECT;
+		range[0] = (uint64_t)(o->lba - base) * SECT;
 		range[1] = (uint64_t)o->n * SECT;
 		if (ioctl(fd, o->type == OP_D ? BLKDISCARD : BLKZEROOUT, range))
 			die(3, "op %u: %s: %s", idx,
@@ -474,27 +838,38 @@ static void run_op(const struct cfg *c, int fd, int fua_fd,
 	}
 }
 
-static uint64_t run_workload(const struct cfg *c, struct wl *w)
+static uint64_t run_workload(struct cfg *c, struct wl *w)
 {
 	unsigned char *buf;
 	uint64_t m;
 	char v[32];
-	int fd, fua_fd, ret;
-	int i;
+	int i, t;
 
-	ret = tgt_create(c, 1);
-	if (ret)
-		die(3, "create %s with -f: %s", c->tgt, strerror(-ret));
-	fd = tgt_open(c, O_RDWR);
-	fua_fd = tgt_open(c, O_RDWR | O_DSYNC);
-	m = tgt_sectors(fd);
-	gen(w, c->wl, c->seed, m);
+	for (t = 0; t <= (int)c->two; t++)
+		tgt_up1(c, t, 1);
+	m = tgt_sectors(tgt_fd[0]);
+	c->m1 = m;
+	if (c->two)
+		m += tgt_sectors(tgt_fd[1]);
+	gen(w, c->wl, c->seed, m, c->m1);
 	if (posix_memalign((void **)&buf, SECT, 64 * SECT))
 		die(3, "out of memory");
 	for (i = 0; i < w->setup; i++)
-		run_op(c, fd, fua_fd, &w->ops[i], i, buf);
-	if (fdatasync(fd))
-		die(3, "fdatasync: %s", strerror(errno));
+		run_op(c, &w->ops[i], i, buf);
+	for (t = 0; t <= (int)c->two; t++)
+		if (fdatasync(tgt_fd[t]))
+			die(3, "fdatasync: %s", strerror(errno));
+	if (w->fs) {
+		char d[128];
+
+		fs_path(d, sizeof(d), c, -1);
+		sh("mkfs", "mkfs.ext4 -q -F -b 4096 /dev/%s", c->tgt);
+		sh("mount", "mkdir -p /mnt/lc_%s && mount -t ext4 -o discard /dev/%s /mnt/lc_%s",
+		   c->dev, c->tgt, c->dev);
+		if (mkdir(d, 0755))
+			die(3, "mkdir %s: %s", d, strerror(errno));
+		sync();
+	}
 
 	/* completions late and out of order: more commands in flight */
 	snprintf(v, sizeof(v), "%u", c->delay);
@@ -502,17 +877,31 @@ static uint64_t run_workload(const struct cfg *c, struct wl *w)
 	snprintf(v, sizeof(v), "%u", c->jitter);
 	dev_attr(c, "completion_jitter_us", v);
 	record(c, "start");
+	if (!strcmp(c->wl, "hotcold")) {
+		char path[128], v1[8] = "";
+		FILE *f;
+
+		/* the streams must be on, and the setup made some LBAs hot */
+		snprintf(path, sizeof(path), "/sys/block/%s/rrpc/hot_cold",
+			 c->tgt);
+		f = fopen(path, "r");
+		if (!f || !fgets(v1, sizeof(v1), f) || v1[0] != '1')
+			die(3, "%s: hot/cold separation is off (too little spare? use 16 blocks a LUN and --op 50)",
+			    c->tgt);
+		fclose(f);
+	}
 	for (i = w->setup; i < w->nr; i++) {
 		record(c, "mark %d", 2 * i);
-		run_op(c, fd, fua_fd, &w->ops[i], i, buf);
+		run_op(c, &w->ops[i], i, buf);
 		record(c, "mark %d", 2 * i + 1);
 	}
 	record(c, "stop");
+	if (w->fs)
+		sh("umount", "umount /mnt/lc_%s", c->dev);
 	dev_attr(c, "completion_delay_us", "0");
 	dev_attr(c, "completion_jitter_us", "0");
-	close(fua_fd);
-	close(fd);
-	tgt_remove(c);
+	for (t = 0; t <= (int)c->two; t++)
+		tgt_down1(c, t);
 	dev_attr(c, "power", "0");
 	free(buf);
 	return m;
@@ -617,7 +1006,8 @@ static void read_log(const struct cfg *c, struct rlog *l)
 
 static int touches(const struct op *o, uint64_t lba)
 {
-	return o->type != OP_F && lba >= o->lba && lba < o->lba + o->n;
+	return !barrier(o->type) && o->type < FS_WRITE && lba >= o->lba &&
+	       lba < o->lba + o->n;
 }
 
 /*
@@ -652,7 +1042,7 @@ static void model_build(struct model *md, const struct wl *w, uint64_t m,
 	md->m = m;
 	md->allow = xcalloc(m * (w->nr + 1), 1);
 	for (i = 0; i < done; i++)
-		if (w->ops[i].type == OP_F)
+		if (barrier(w->ops[i].type))
 			flush = i;
 	for (lba = 0; lba < m; lba++) {
 		unsigned char *a = md->allow + lba * (w->nr + 1);
@@ -661,8 +1051,8 @@ static void model_build(struct model *md, const struct wl *w, uint64_t m,
 		d = -1;
 		for (i = 0; i < done; i++)
 			if (touches(&w->ops[i], lba) &&
-			    (i < flush || (w->ops[i].type == OP_W &&
-					   w->ops[i].fua)))
+			    (i < flush || w->ops[i].type == OP_X ||
+			     (w->ops[i].type == OP_W && w->ops[i].fua)))
 				d = i;
 		/* it, and every later version that may have been written */
 		for (i = d; i <= last; i++) {
@@ -878,8 +1268,13 @@ static void enumerate(struct states *ss, const struct rlog *l, int bound)
 
 /* ------------------------------------------------------------ checking */
 
-/* where the time of the states goes: replay, power-on, create, read, rest */
-static double t_step[5];
+/*
+ * where the time of the states goes: replay, power-on, recovery, read and
+ * check, power cut, removal, power-off, second recovery
+ */
+enum { T_REPLAY, T_POWER, T_CREATE, T_READ, T_UNPLUG, T_REMOVE, T_OFF,
+       T_SECOND, T_RCUT, T_NR };
+static double t_step[T_NR];
 static struct timespec t_last;
 
 static void lap(int step)
@@ -948,51 +1343,46 @@ static void replay(const struct cfg *c, const struct state *s,
 	record(c, "%s", buf);
 }
 
-static uint64_t read_all(const struct cfg *c, int fd, unsigned char *data,
+/* every sector of the target(s), in one read each: their hash */
+static uint64_t read_all(const struct cfg *c, unsigned char *data,
 			 uint64_t m, struct result *r)
 {
-	uint64_t got;
+	uint64_t got, want, off;
+	int t, fd;
 
-	got = tgt_sectors(fd);
-	if (got != m) {
-		r->size++;
-		printf("  capacity %llu sectors, was %llu\n",
-		       (unsigned long long)got, (unsigned long long)m);
-		if (got < m)
-			m = got;
+	for (t = 0; t <= (int)c->two; t++) {
+		off = t ? c->m1 : 0;
+		want = c->two ? (t ? m - c->m1 : c->m1) : m;
+		fd = tgt_open1(c, t, O_RDONLY);
+		got = tgt_sectors(fd);
+		if (got != want) {
+			r->size++;
+			printf("  %s: capacity %llu sectors, was %llu\n",
+			       tgt_name(c, t), (unsigned long long)got,
+			       (unsigned long long)want);
+			memset(data + off * SECT, 0xff, want * SECT);
+			if (got < want)
+				want = got;
+		}
+		if (pread(fd, data + off * SECT, want * SECT, 0) !=
+		    (ssize_t)(want * SECT))
+			die(3, "read /dev/%s: %s", tgt_name(c, t),
+			    strerror(errno));
+		close(fd);
 	}
-	if (pread(fd, data, m * SECT, 0) != (ssize_t)(m * SECT))
-		die(3, "read /dev/%s: %s", c->tgt, strerror(errno));
 	return fnv(data, m * SECT, 0xcbf29ce484222325ull);
 }
 
-/* one state: 0 if it holds, else the number of problems */
-static long check_state(const struct cfg *c, const struct wl *w,
-			const struct rlog *l, const struct state *s, int idx,
-			uint64_t m, struct model **cache, unsigned char *data,
-			int second, struct result *r)
+/* every sector of @data against the models of @s's cuts: the bad ones */
+static long check_sectors(const struct cfg *c, const struct wl *w,
+			  const struct state *s, int idx, uint64_t m,
+			  struct model **cache, const unsigned char *data,
+			  const char *when, struct result *r)
 {
 	long bad = 0, shown = 0;
-	uint64_t h1, h2, lba;
-	int fd, ret, j;
+	uint64_t lba;
+	int j;
 
-	lap(-1);
-	replay(c, s, l);
-	lap(0);
-	dev_attr(c, "power", "1");
-	lap(1);
-	ret = tgt_create(c, 0);
-	lap(2);
-	if (ret) {
-		printf("VIOLATION %s state %d: recovery failed: %s\n", c->wl,
-		       idx, strerror(-ret));
-		r->create_failed++;
-		dev_attr(c, "power", "0");
-		return 1;
-	}
-	fd = tgt_open(c, O_RDONLY);
-	h1 = read_all(c, fd, data, m, r);
-	lap(3);
 	for (j = 0; j < s->nr_marks; j++) {
 		const struct model *md = model_get(cache, w, m, s->marks[j]);
 
@@ -1015,25 +1405,213 @@ static long check_state(const struct cfg *c, const struct wl *w,
 				continue;
 			describe(got, sizeof(got), k, other, w);
 			describe_allowed(allowed, sizeof(allowed), md, lba);
-			printf("VIOLATION %s state %d (cut %d mark %d torn %d:%u in-flight applied %d): LBA %llu read %s, allowed: %s\n",
-			       c->wl, idx, s->cut, s->marks[j], s->torn,
+			printf("VIOLATION %s state %d%s (cut %d mark %d torn %d:%u in-flight applied %d): LBA %llu read %s, allowed: %s\n",
+			       c->wl, idx, when, s->cut, s->marks[j], s->torn,
 			       s->page, s->nr_extra, (unsigned long long)lba,
 			       got, allowed);
 		}
 	}
-	if (!second) {
-		close(fd);
-		dev_attr(c, "unplugged", "1");
-		tgt_remove(c);
-		dev_attr(c, "power", "0");
-		lap(4);
-		return bad;
-	}
-	/* a second recovery from what the first one left */
+	return bad;
+}
+
+/*
+ * ext4: the target's contents @data as an image, its journal replayed by
+ * e2fsck (what a mount would do), then e2fsck -fn must find it clean,
+ * and every file the model of one of @s's cuts is sure of must be there
+ * (or not) with the contents it says.
+ */
+static long check_fs(const struct cfg *c, const struct wl *w,
+		     const struct state *s, int idx, uint64_t m,
+		     const unsigned char *data, const char *when,
+		     struct result *r)
+{
+	static unsigned char want[FS_BLOCKS * SECT], got[FS_BLOCKS * SECT + 1];
+	char img[64], cmd[512], out[96];
+	struct fs_model fm;
+	long bad = 0;
+	int fd, ret, j, f;
+	FILE *fp;
+
+	snprintf(img, sizeof(img), "/tmp/lc_%s.img", c->dev);
+	fd = open(img, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0 || write(fd, data, m * SECT) != (ssize_t)(m * SECT))
+		die(3, "write %s: %s", img, strerror(errno));
 	close(fd);
+	snprintf(cmd, sizeof(cmd), "e2fsck -E journal_only -y %s > /tmp/lc_%s.log 2>&1",
+		 img, c->dev);
+	ret = system(cmd);
+	if (!WIFEXITED(ret) || WEXITSTATUS(ret) > 1) {
+		printf("VIOLATION %s state %d%s (cut %d): the journal replay (e2fsck -E journal_only) exited %d\n",
+		       c->wl, idx, when, s->cut, WEXITSTATUS(ret));
+		r->garbage++;
+		return 1;
+	}
+	snprintf(cmd, sizeof(cmd), "e2fsck -fn %s > /tmp/lc_%s.log 2>&1",
+		 img, c->dev);
+	ret = system(cmd);
+	if (!WIFEXITED(ret) || WEXITSTATUS(ret)) {
+		printf("VIOLATION %s state %d%s (cut %d): e2fsck -fn exited %d (/tmp/lc_%s.log)\n",
+		       c->wl, idx, when, s->cut, WEXITSTATUS(ret), c->dev);
+		snprintf(cmd, sizeof(cmd), "head -8 /tmp/lc_%s.log", c->dev);
+		fflush(stdout);
+		ret = system(cmd);
+		r->garbage++;
+		bad++;
+	}
+	/* every file dumped by one debugfs */
+	snprintf(cmd, sizeof(cmd), "/tmp/lc_%s.cmd", c->dev);
+	fp = fopen(cmd, "w");
+	if (!fp)
+		die(3, "open %s: %s", cmd, strerror(errno));
+	for (f = 0; f < FS_FILES; f++) {
+		snprintf(out, sizeof(out), "/tmp/lc_%s.f%d", c->dev, f);
+		unlink(out);
+		fprintf(fp, "dump /d/f%d %s\n", f, out);
+	}
+	fclose(fp);
+	snprintf(cmd, sizeof(cmd), "debugfs -f /tmp/lc_%s.cmd %s > /dev/null 2>&1",
+		 c->dev, img);
+	/* a missing file is no error: the checks below see it missing */
+	ret = system(cmd);
+	(void)ret;
+	for (f = 0; f < FS_FILES; f++) {
+		ssize_t n = -1;
+
+		snprintf(out, sizeof(out), "/tmp/lc_%s.f%d", c->dev, f);
+		fd = open(out, O_RDONLY);
+		if (fd >= 0) {
+			n = read(fd, got, sizeof(got));
+			close(fd);
+		}
+		for (j = 0; j < s->nr_marks; j++) {
+			const char *why = NULL;
+
+			fs_model(&fm, w, s->marks[j]);
+			if (!fm.edur[f])
+				continue;
+			if (fm.ver[f] < 0 && fd >= 0)
+				why = "exists, its unlink or rename was durable";
+			else if (fm.ver[f] >= 0 && fd < 0)
+				why = "is missing, its name was durable";
+			if (!why && fm.ver[f] >= 0 && fm.cdur[f]) {
+				fs_fill(want, c, f, fm.ver[f]);
+				if (n != FS_BLOCKS * SECT ||
+				    memcmp(want, got, n))
+					why = "has other contents than its fsynced ones";
+			}
+			if (!why)
+				continue;
+			printf("VIOLATION %s state %d%s (cut %d mark %d torn %d:%u in-flight applied %d): /d/f%d %s (op %d)\n",
+			       c->wl, idx, when, s->cut, s->marks[j], s->torn,
+			       s->page, s->nr_extra, f, why, fm.ver[f]);
+			r->lost++;
+			bad++;
+			break;
+		}
+	}
+	return bad;
+}
+
+/* the contents read against the model: sectors, or ext4 */
+static long check_data(const struct cfg *c, const struct wl *w,
+		       const struct state *s, int idx, uint64_t m,
+		       struct model **cache, const unsigned char *data,
+		       const char *when, struct result *r)
+{
+	if (w->fs)
+		return check_fs(c, w, s, idx, m, data, when, r);
+	return check_sectors(c, w, s, idx, m, cache, data, when, r);
+}
+
+/*
+ * A cut during recovery: @s's media again, the power cut @delay_us after
+ * the first recovery began (from another process: lnvm create blocks),
+ * then a recovery from what that left, checked against @s's models.
+ */
+static long check_rcut(const struct cfg *c, const struct wl *w,
+		       const struct rlog *l, const struct state *s, int idx,
+		       uint64_t m, struct model **cache, unsigned char *data,
+		       unsigned int delay_us, struct result *r)
+{
+	char when[48];
+	pid_t pid;
+	long bad;
+	int ret, st;
+
+	lap(-1);
+	replay(c, s, l);
+	dev_attr(c, "power", "1");
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0)
+		die(3, "fork: %s", strerror(errno));
+	if (!pid) {
+		usleep(delay_us);
+		dev_attr(c, "unplugged", "1");
+		_exit(0);
+	}
+	ret = tgt_create(c, 0);
+	if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st))
+		die(3, "the power cut during recovery failed");
+	/* whether recovery ended before the cut or failed under it */
+	if (!ret)
+		tgt_remove(c);
+	dev_attr(c, "power", "0");
+	dev_attr(c, "power", "1");
+	snprintf(when, sizeof(when), " (recovery cut at %u us)", delay_us);
+	ret = tgt_create(c, 0);
+	if (ret) {
+		printf("VIOLATION %s state %d%s: recovery failed: %s\n", c->wl,
+		       idx, when, strerror(-ret));
+		r->create_failed++;
+		dev_attr(c, "power", "0");
+		return 1;
+	}
+	read_all(c, data, m, r);
+	bad = check_data(c, w, s, idx, m, cache, data, when, r);
 	dev_attr(c, "unplugged", "1");
 	tgt_remove(c);
 	dev_attr(c, "power", "0");
+	lap(T_RCUT);
+	return bad;
+}
+
+/* one state: 0 if it holds, else the number of problems */
+static long check_state(const struct cfg *c, const struct wl *w,
+			const struct rlog *l, const struct state *s, int idx,
+			uint64_t m, struct model **cache, unsigned char *data,
+			int second, struct result *r)
+{
+	uint64_t h1, h2;
+	long bad;
+	int ret;
+
+	lap(-1);
+	replay(c, s, l);
+	lap(T_REPLAY);
+	dev_attr(c, "power", "1");
+	lap(T_POWER);
+	ret = tgt_create(c, 0);
+	lap(T_CREATE);
+	if (ret) {
+		printf("VIOLATION %s state %d: recovery failed: %s\n", c->wl,
+		       idx, strerror(-ret));
+		r->create_failed++;
+		dev_attr(c, "power", "0");
+		return 1;
+	}
+	h1 = read_all(c, data, m, r);
+	bad = check_data(c, w, s, idx, m, cache, data, "", r);
+	lap(T_READ);
+	dev_attr(c, "unplugged", "1");
+	lap(T_UNPLUG);
+	tgt_remove(c);
+	lap(T_REMOVE);
+	dev_attr(c, "power", "0");
+	lap(T_OFF);
+	if (!second)
+		return bad;
+	/* a second recovery from what the first one left */
 	dev_attr(c, "power", "1");
 	ret = tgt_create(c, 0);
 	if (ret) {
@@ -1043,13 +1621,11 @@ static long check_state(const struct cfg *c, const struct wl *w,
 		dev_attr(c, "power", "0");
 		return bad + 1;
 	}
-	fd = tgt_open(c, O_RDONLY);
-	h2 = read_all(c, fd, data, m, r);
-	close(fd);
+	h2 = read_all(c, data, m, r);
 	dev_attr(c, "unplugged", "1");
 	tgt_remove(c);
 	dev_attr(c, "power", "0");
-	lap(4);
+	lap(T_SECOND);
 	if (h1 != h2) {
 		printf("VIOLATION %s state %d: a second recovery read other contents\n",
 		       c->wl, idx);
@@ -1061,13 +1637,19 @@ static long check_state(const struct cfg *c, const struct wl *w,
 
 /* ---------------------------------------------------------------- main */
 
+static void hot_cold_default(void)
+{
+	put_file("/sys/module/rrpc/parameters/hot_cold", "-1\n");
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: %s WORKLOAD --dev NAME [--op OP] [--luns B:E] [--bound K]\n"
 		"       [--max-states N] [--second N] [--state I] [--inject lose]\n"
-		"       [--seed S] [--delay US] [--jitter US] [--reuse SECTORS] [--verbose]\n"
-		"WORKLOAD: overwrite, trim, trimgc, gc. See Documentation/lightnvm/crashcheck.rst.\n",
+		"       [--seed S] [--delay US] [--jitter US] [--reuse SECTORS] [--rcut N]\n"
+		"       [--inline] [--verbose]\n"
+		"WORKLOAD: overwrite, trim, trimgc, gc, hotcold, ckpt, wipe. See Documentation/lightnvm/crashcheck.rst.\n",
 		prog);
 }
 
@@ -1082,8 +1664,10 @@ int main(int argc, char **argv)
 	struct rlog l;
 	struct wl w;
 	unsigned char *data;
-	long checked = 0, i, n, stride_num, last = -1;
-	time_t t0 = time(NULL);
+	long checked = 0, rcuts = 0, i, n, stride_num, last = -1;
+	time_t t0 = time(NULL), t_note = t0;
+	unsigned int classes = 0;
+	char luns2[24] = "";
 	uint64_t m;
 
 	if (argc < 2 || argv[1][0] == '-') {
@@ -1098,6 +1682,10 @@ int main(int argc, char **argv)
 			c.verbose = 1;
 			continue;
 		}
+		if (!strcmp(a, "--inline")) {
+			c.inline_checks = 1;
+			continue;
+		}
 		if (!v) {
 			usage(stderr);
 			return 2;
@@ -1109,12 +1697,18 @@ int main(int argc, char **argv)
 			c.op = strtoul(v, NULL, 0);
 		else if (!strcmp(a, "--luns"))
 			sscanf(v, "%u:%u", &c.lun_b, &c.lun_e);
+		else if (!strcmp(a, "--luns2"))
+			c.two = sscanf(v, "%u:%u", &c.lun2_b, &c.lun2_e) == 2;
+		if (!strcmp(a, "--luns2"))
+			snprintf(luns2, sizeof(luns2), "%s", v);
 		else if (!strcmp(a, "--bound"))
 			c.bound = strtoul(v, NULL, 0);
 		else if (!strcmp(a, "--max-states"))
 			c.max_states = strtol(v, NULL, 0);
 		else if (!strcmp(a, "--second"))
 			c.second = strtoul(v, NULL, 0);
+		else if (!strcmp(a, "--rcut"))
+			c.rcut = strtoul(v, NULL, 0);
 		else if (!strcmp(a, "--state"))
 			c.state = strtol(v, NULL, 0);
 		else if (!strcmp(a, "--seed"))
@@ -1124,7 +1718,8 @@ int main(int argc, char **argv)
 		else if (!strcmp(a, "--jitter"))
 			c.jitter = strtoul(v, NULL, 0);
 		else if (!strcmp(a, "--reuse"))
-			c.reuse = strtoull(v, NULL, 0);
+			/* SECTORS, or SECTORS:FIRST with two targets */
+			sscanf(v, "%" SCNu64 ":%" SCNu64, &c.reuse, &c.m1);
 		else if (!strcmp(a, "--inject") && !strcmp(v, "lose"))
 			c.inject = 1;
 		else {
@@ -1137,16 +1732,28 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	snprintf(c.tgt, sizeof(c.tgt), "%st", c.dev);
+	snprintf(c.tgt2, sizeof(c.tgt2), "%su", c.dev);
+	if (!strcmp(c.wl, "reuse") && !c.two)
+		die(2, "workload reuse needs a second target (--luns2 B:E)");
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	/* rrpc's hot and cold streams for the targets created from now on */
+	if (!strcmp(c.wl, "hotcold")) {
+		put_file("/sys/module/rrpc/parameters/hot_cold", "1\n");
+		atexit(hot_cold_default);
+	}
 
 	if (c.reuse) {
 		/* the recording of an earlier run (same boot, same device) */
 		m = c.reuse;
-		gen(&w, c.wl, c.seed, m);
+		if (!c.two || !c.m1 || c.m1 >= m)
+			c.m1 = m;
+		gen(&w, c.wl, c.seed, m, c.m1);
 	} else {
 		m = run_workload(&c, &w);
 	}
 	read_log(&c, &l);
+	/* the checks: commands complete in the submitter's context, or not */
+	dev_attr(&c, "completion_mode", c.inline_checks ? "0" : "1");
 	enumerate(&ss, &l, c.bound);
 	for (i = 0, n = 0; i < l.nr_cmds; i++)
 		n += l.cmds[i].op == 'e';
@@ -1176,10 +1783,34 @@ int main(int argc, char **argv)
 			       ss.s[idx].nr_marks);
 		bad = check_state(&c, &w, &l, &ss.s[idx], idx, m, cache, data,
 				  c.second && checked % c.second == 0, &r);
+		/*
+		 * A cut during recovery on every --rcut-th state and on the
+		 * first state of each class (number of in-flight commands
+		 * applied, torn or not), at a point spread over the time a
+		 * recovery takes.
+		 */
+		if (c.rcut && (checked % c.rcut == 0 ||
+			       !(classes & 1u << (2 * ss.s[idx].nr_extra +
+						  (ss.s[idx].torn >= 0))))) {
+			double rec = checked ? t_step[T_CREATE] / checked : 0.3;
+
+			classes |= 1u << (2 * ss.s[idx].nr_extra +
+					  (ss.s[idx].torn >= 0));
+			bad += check_rcut(&c, &w, &l, &ss.s[idx], idx, m, cache,
+					  data, (unsigned int)(1e6 * rec *
+					  ((rcuts * 37) % 100) / 100), &r);
+			rcuts++;
+		}
 		checked++;
 		if (bad) {
 			r.violations++;
 			r.bad_sectors += bad;
+		}
+		if (time(NULL) - t_note >= 50) {
+			t_note = time(NULL);
+			printf("crashcheck %s: progress: %ld of %ld states checked, %ld violations, %lds\n",
+			       c.wl, checked, n, r.violations,
+			       (long)(t_note - t0));
 		}
 	}
 	printf("crashcheck %s: %ld states checked, %ld violations (%ld sectors: %ld lost, %ld foreign, %ld garbage; %ld capacity, %ld recovery failures, %ld second-recovery mismatches) in %lds\n",
@@ -1187,12 +1818,28 @@ int main(int argc, char **argv)
 	       r.garbage, r.size, r.create_failed, r.second_mismatch,
 	       (long)(time(NULL) - t0));
 	if (checked)
-		printf("crashcheck %s: per state: replay %.0f ms, power-on %.0f ms, recovery %.0f ms, read and check %.0f ms, teardown and second recovery %.0f ms\n",
-		       c.wl, 1e3 * t_step[0] / checked, 1e3 * t_step[1] / checked,
-		       1e3 * t_step[2] / checked, 1e3 * t_step[3] / checked,
-		       1e3 * t_step[4] / checked);
-	if (r.violations)
-		printf("crashcheck %s: replay one state of this recording (same boot, device %s kept): %s %s --dev %s --reuse %llu --state N --verbose\n",
-		       c.wl, c.dev, prog, c.wl, c.dev, (unsigned long long)m);
+		printf("crashcheck %s: %ld of them also with a cut during recovery\n",
+		       c.wl, rcuts);
+	if (checked)
+		printf("crashcheck %s: per state (ms): replay %.0f, power-on %.0f, recovery %.0f, read and check %.0f, power cut %.0f, removal %.0f, power-off %.0f, second recovery %.0f, recovery cut %.0f; total %.0f\n",
+		       c.wl, 1e3 * t_step[T_REPLAY] / checked,
+		       1e3 * t_step[T_POWER] / checked,
+		       1e3 * t_step[T_CREATE] / checked,
+		       1e3 * t_step[T_READ] / checked,
+		       1e3 * t_step[T_UNPLUG] / checked,
+		       1e3 * t_step[T_REMOVE] / checked,
+		       1e3 * t_step[T_OFF] / checked,
+		       1e3 * t_step[T_SECOND] / checked,
+		       1e3 * t_step[T_RCUT] / checked,
+		       1e3 * (t_step[T_REPLAY] + t_step[T_POWER] +
+			      t_step[T_CREATE] + t_step[T_READ] +
+			      t_step[T_UNPLUG] + t_step[T_REMOVE] +
+			      t_step[T_OFF] + t_step[T_SECOND] +
+			      t_step[T_RCUT]) / checked);
+	/* how to look at one state again (always printed: make crashcheck) */
+	printf("crashcheck %s: replay one state of this recording (same boot, device %s kept when violations were found): %s %s --dev %s%s%s --op %u --reuse %llu:%llu --state N --verbose\n",
+	       c.wl, c.dev, prog, c.wl, c.dev, c.two ? " --luns2 " : "",
+	       c.two ? luns2 : "", c.op, (unsigned long long)m,
+	       (unsigned long long)c.m1);
 	return r.violations ? 1 : 0;
 }
