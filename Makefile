@@ -3,7 +3,8 @@
 # LightNVM for Linux 6.1 -- top-level Makefile.
 #
 #   make [modules]     build the modules out of tree against KDIR
-#                      (default: Debian's 6.1 amd64 headers)
+#                      (default: Debian's amd64 headers of KVER)
+#   KVER=6.12          any target for the 6.12 series instead of 6.1
 #   make modules_install   install them into /lib/modules/<KDIR's release>
 #   make demo          boot a VM and run the main job end to end
 #                      [DEVICE=mem: Debian's kernel and QEMU, nvm_mem (default);
@@ -11,13 +12,14 @@
 #   make demo-fresh    make demo in a minimal Debian 12 root (debootstrap
 #                      minbase + make, under chroot): the first run of a new user
 #   make deb           Debian packages lightnvm-dkms and lnvm into build/deb
-#   make check         build everything and run the tests [TESTS=pattern KERNEL=kcsan LONG=1]
+#   make check         build everything and run the tests [TESTS=pattern KERNEL=kcsan LONG=1 KVER=6.12]
 #   make powercut      100 power cuts on nvm_mem, then killed QEMU boots
 #                      [PC_CUTS=80 PC_EXT4=20 PC_QEMU=20]; not in check
 #   make bench         the benchmarks (P1-P7, recovery) in one boot of
 #                      Debian's kernel: build/bench/results.csv, summary.txt,
 #                      plots [QUICK=1: small version; BENCH_ONLY=P1,P4]
-#   make kernel        the debug test kernel (Debian's 6.1 source + this tree)
+#   make kernel        the debug test kernel (Debian's 6.1 source + this tree;
+#                      KVER=6.12: linux-source-6.12 into build/kernel-6.12)
 #   make qemu          QEMU from Debian's source + patches/qemu
 #   make tools         userspace tools (lnvm, test programs) into build/tools
 #   make deps          install the Debian packages everything needs (root)
@@ -27,7 +29,14 @@
 
 TOP	:= $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 B	:= $(TOP)/build
-KDIR	?= $(lastword $(sort $(wildcard /usr/src/linux-headers-6.1.*-amd64)))
+# the kernel series: 6.1 (default) or 6.12 (Debian 12's security archive)
+KVER	?= 6.1
+ifeq ($(filter 6.1 6.12,$(KVER)),)
+$(error KVER=$(KVER): the supported series are 6.1 and 6.12)
+endif
+# build/ paths of the 6.12 series carry this suffix (build/kernel-6.12, ...)
+SFX	:= $(if $(filter 6.12,$(KVER)),-6.12)
+KDIR	?= $(lastword $(sort $(wildcard /usr/src/linux-headers-$(KVER).*-amd64)))
 KREL	 = $(shell sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' $(KDIR)/include/generated/utsrelease.h 2>/dev/null)
 JOBS	?= $(shell nproc)
 TESTS	?=
@@ -48,14 +57,14 @@ TOOLS_SRC   := $(wildcard tools/lightnvm/*.c) \
 	       $(wildcard tools/testing/lightnvm/progs/*.c)
 TOOLS_BIN   := $(patsubst %.c,$(B)/tools/%,$(notdir $(TOOLS_SRC)))
 
-.PHONY: all modules modules_install kernel qemu tools initramfs testmods \
+.PHONY: all modules modules-6.12 modules_install kernel qemu tools initramfs testmods \
 	kernel-kcsan testmods-kcsan \
 	deps check demo demo-fresh bench deb powercut crashcheck clean distclean help
 
 all: modules
 
 help:
-	@sed -n '3,27p' $(TOP)/Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,26p' $(TOP)/Makefile | sed 's/^# \{0,1\}//'
 
 # Build in a tree of symlinks under build/ so that objects never land in
 # the source tree.
@@ -74,21 +83,26 @@ endef
 modules:
 	@test -n "$(KDIR)" -a -d "$(KDIR)" || \
 		{ echo "no kernel headers: install linux-headers-amd64 or set KDIR"; exit 1; }
-	$(call oot_tree,$(B)/oot/stock)
-	$(MAKE) -C $(KDIR) M=$(B)/oot/stock W=1 modules
-	@rm -rf $(B)/kmods/stock
-	$(MAKE) -s -C $(KDIR) M=$(B)/oot/stock INSTALL_MOD_PATH=$(B)/kmods/stock \
+	$(call oot_tree,$(B)/oot/stock$(SFX))
+	$(MAKE) -C $(KDIR) M=$(B)/oot/stock$(SFX) W=1 modules
+	@rm -rf $(B)/kmods/stock$(SFX)
+	$(MAKE) -s -C $(KDIR) M=$(B)/oot/stock$(SFX) INSTALL_MOD_PATH=$(B)/kmods/stock$(SFX) \
 		INSTALL_MOD_DIR=extra DEPMOD=/bin/true CONFIG_MODULE_SIG_ALL= modules_install
-	@echo $(KREL) > $(B)/kmods/stock.release
+	@echo $(KREL) > $(B)/kmods/stock$(SFX).release
+
+# the modules for Debian's stock 6.12 kernel (the stock-6.12 VM group of
+# make check), when its headers are installed
+modules-6.12:
+	@$(if $(wildcard /usr/src/linux-headers-6.12.*-amd64),$(MAKE) --no-print-directory KVER=6.12 modules,echo "no 6.12 headers: the stock-6.12 group will fail (make deps)")
 
 modules_install: modules
-	$(MAKE) -C $(KDIR) M=$(B)/oot/stock INSTALL_MOD_DIR=extra modules_install
+	$(MAKE) -C $(KDIR) M=$(B)/oot/stock$(SFX) INSTALL_MOD_DIR=extra modules_install
 
 deps:
 	@bash $(TOP)/scripts/install-deps.sh
 
 kernel:
-	@bash $(TOP)/scripts/build-kernel.sh
+	@KVER=$(KVER) bash $(TOP)/scripts/build-kernel.sh
 
 qemu:
 	@bash $(TOP)/scripts/build-qemu.sh
@@ -109,10 +123,10 @@ initramfs:
 # Test-only modules (tools/testing/lightnvm/modules), built against the
 # debug kernel and shipped in the "debug" VM group's initramfs.
 testmods: kernel
-	@mkdir -p $(B)/testmods/src $(B)/testmods/debug
-	@cp -rsf $(TOP)/tools/testing/lightnvm/modules/. $(B)/testmods/src/
-	$(MAKE) -s -C $(B)/kernel M=$(B)/testmods/src modules
-	@cp $(B)/testmods/src/*.ko $(B)/testmods/debug/
+	@mkdir -p $(B)/testmods$(SFX)/src $(B)/testmods$(SFX)/debug
+	@cp -rsf $(TOP)/tools/testing/lightnvm/modules/. $(B)/testmods$(SFX)/src/
+	$(MAKE) -s -C $(B)/kernel$(SFX) M=$(B)/testmods$(SFX)/src modules
+	@cp $(B)/testmods$(SFX)/src/*.ko $(B)/testmods$(SFX)/debug/
 
 # The KCSAN flavor of the test kernel (KCSAN instead of KASAN, in
 # build/kernel-kcsan) and the test modules built against it. Not part of
@@ -133,9 +147,9 @@ testmods-kcsan: kernel-kcsan
 KERNEL	?= debug
 check: deps
 	@$(MAKE) --no-print-directory $(if $(filter kcsan,$(KERNEL)),kernel-kcsan testmods-kcsan,kernel testmods) \
-		qemu tools initramfs modules || \
+		qemu tools initramfs modules $(if $(SFX),,modules-6.12) || \
 		{ echo "  FAIL  build"; echo "0 passed, 1 failed"; exit 1; }
-	@LNVM_KERNEL=$(KERNEL) LNVM_LONG=$(LONG) bash $(TOP)/tools/testing/lightnvm/check $(TESTS)
+	@LNVM_KVER=$(KVER) LNVM_KERNEL=$(KERNEL) LNVM_LONG=$(LONG) bash $(TOP)/tools/testing/lightnvm/check $(TESTS)
 
 # Power cuts beyond check: PC_CUTS under the lnvm_pcw verifying writer and
 # PC_EXT4 with ext4 and fsync'd files (rrpc-durable/003-powercut with more
@@ -170,11 +184,11 @@ ifeq ($(DEVICE),ocssd)
 	@$(if $(wildcard $(B)/kernel/arch/x86/boot/bzImage),,echo "demo: building the debug kernel with NVMe open-channel support (make kernel, about 10 minutes on 2 cores)")
 	@$(if $(wildcard $(B)/qemu/qemu-system-x86_64),,echo "demo: building QEMU with the Open-Channel SSD emulation (make qemu, about 4 minutes on 2 cores)")
 	@$(MAKE) --no-print-directory kernel qemu tools initramfs
-	@bash $(TOP)/tools/testing/lightnvm/check --demo $(DEMO_GROUP_$(DEVICE))
+	@LNVM_KVER=$(KVER) bash $(TOP)/tools/testing/lightnvm/check --demo $(DEMO_GROUP_$(DEVICE))
 else
-	@bash $(TOP)/scripts/install-deps.sh demo
+	@bash $(TOP)/scripts/install-deps.sh demo$(SFX)
 	@$(MAKE) --no-print-directory -s modules tools initramfs
-	@QEMU=$(DEMO_QEMU) bash $(TOP)/tools/testing/lightnvm/check --demo $(DEMO_GROUP_$(DEVICE))
+	@LNVM_KVER=$(KVER) QEMU=$(DEMO_QEMU) bash $(TOP)/tools/testing/lightnvm/check --demo $(DEMO_GROUP_$(DEVICE))
 endif
 
 # make demo-fresh: `make demo` as a new user meets it, in a minimal Debian 12

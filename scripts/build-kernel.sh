@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Build the LightNVM test kernel: Debian's linux-source-6.1, our integration
+# Build the LightNVM test kernel: Debian's linux-source-6.1 (or, KVER=6.12,
+# linux-source-6.12), our integration
 # patches, our tree overlaid as symlinks (so an edit here is picked up by the
 # next incremental build), configured from tinyconfig plus our fragment.
 #
@@ -15,21 +16,31 @@ set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 B=$top/build
-SRC=$B/linux-src
 FLAVOR=${FLAVOR:-debug}
 FRAG=$top/tools/testing/lightnvm/kernel.config
+# KVER=6.12 (make kernel KVER=6.12): Debian's linux-source-6.12 with
+# patches/linux-6.12, in build/linux-src-6.12 and build/kernel-6.12,
+# modules under build/kmods/debug-6.12; 6.1 (the default) keeps its paths
+KVER=${KVER:-6.1}
+case $KVER in
+6.1)	SRC=$B/linux-src PATCHES=$top/patches/linux SFX="" ;;
+6.12)	SRC=$B/linux-src-6.12 PATCHES=$top/patches/linux-6.12 SFX=-6.12 ;;
+*)	echo "kernel: KVER must be 6.1 or 6.12, not $KVER" >&2; exit 2 ;;
+esac
 case $FLAVOR in
-debug)	OBJ=$B/kernel FRAGS=("$FRAG") ;;
-kcsan)	OBJ=$B/kernel-kcsan
+debug)	OBJ=$B/kernel$SFX FRAGS=("$FRAG") ;;
+kcsan)	OBJ=$B/kernel-kcsan$SFX
 	FRAGS=("$FRAG" "$top/tools/testing/lightnvm/kernel-kcsan.config") ;;
 *)	echo "kernel: unknown FLAVOR $FLAVOR" >&2; exit 2 ;;
 esac
-TARBALL=/usr/src/linux-source-6.1.tar.xz
+# 6.12's additions to the shared fragment
+[ "$KVER" = 6.1 ] || FRAGS+=("$top/tools/testing/lightnvm/kernel-$KVER.config")
+TARBALL=/usr/src/linux-source-$KVER.tar.xz
 JOBS=${JOBS:-$(nproc)}
 
 # One build at a time (several shells may share this tree).
 mkdir -p "$B"
-exec 9>"$B/.kernel.lock"
+exec 9>"$B/.kernel$SFX.lock"
 flock 9
 
 log() { echo "kernel: $*"; }
@@ -37,10 +48,10 @@ log() { echo "kernel: $*"; }
 # 1. Unpack the pristine source once.
 if [ ! -f "$SRC/.lightnvm-extracted" ]; then
 	log "unpacking $TARBALL (once, about a minute)"
-	rm -rf "$SRC" "$B/linux-source-6.1"
+	rm -rf "$SRC" "$B/linux-source-$KVER"
 	mkdir -p "$B"
 	tar -C "$B" -xJf "$TARBALL"
-	mv "$B/linux-source-6.1" "$SRC"
+	mv "$B/linux-source-$KVER" "$SRC"
 	touch "$SRC/.lightnvm-extracted"
 fi
 
@@ -48,13 +59,13 @@ fi
 #    the new one, so that no re-extraction (and no full rebuild) is needed.
 applied=$SRC/.lightnvm-patches
 mkdir -p "$applied"
-if ! diff -rq "$applied" "$top/patches/linux" >/dev/null 2>&1; then
+if ! diff -rq "$applied" "$PATCHES" >/dev/null 2>&1; then
 	for p in $(ls -r "$applied"/*.patch 2>/dev/null); do
 		log "reverting $(basename "$p")"
 		patch -d "$SRC" -p1 -R -s < "$p"
 		rm -f "$p"
 	done
-	for p in "$top"/patches/linux/*.patch; do
+	for p in "$PATCHES"/*.patch; do
 		[ -e "$p" ] || continue
 		log "applying $(basename "$p")"
 		patch -d "$SRC" -p1 -s --no-backup-if-mismatch < "$p"
@@ -86,7 +97,7 @@ overlay Documentation/lightnvm
 # The source tree is ready: other flavors may build from it now, this one
 # waits only for an earlier build of the same flavor.
 flock -u 9
-exec 9>"$B/.kernel-$FLAVOR.lock"
+exec 9>"$B/.kernel-$FLAVOR$SFX.lock"
 flock 9
 
 # 4. Configure when a fragment (or a Kconfig of ours) is newer than .config.
@@ -97,7 +108,7 @@ for f in "${FRAGS[@]}"; do
 done
 if [ ! -f "$OBJ/.config" ] || [ -n "$newer" ] ||
    [ -n "$(find "$top/drivers" -name Kconfig -newer "$OBJ/.config")" ] ||
-   [ -n "$(find "$top/patches/linux" -newer "$OBJ/.config")" ]; then
+   [ -n "$(find "$PATCHES" -newer "$OBJ/.config")" ]; then
 	log "configuring (tinyconfig + $(cd "$(dirname "$FRAG")" && basename -a "${FRAGS[@]}" | paste -sd+))"
 	make -s -C "$SRC" O="$OBJ" tinyconfig >/dev/null
 	KCONFIG_CONFIG="$OBJ/.config" "$SRC/scripts/kconfig/merge_config.sh" \
@@ -145,7 +156,7 @@ log "building bzImage and modules (-j$JOBS)"
 make -s -C "$SRC" O="$OBJ" -j"$JOBS" bzImage modules
 
 # 6. Install modules where the initramfs builder picks them up.
-rm -rf "$B/kmods/$FLAVOR"
-make -s -C "$SRC" O="$OBJ" INSTALL_MOD_PATH="$B/kmods/$FLAVOR" \
+rm -rf "$B/kmods/$FLAVOR$SFX"
+make -s -C "$SRC" O="$OBJ" INSTALL_MOD_PATH="$B/kmods/$FLAVOR$SFX" \
 	INSTALL_MOD_STRIP=1 DEPMOD=/bin/true modules_install
 log "done: $(cat "$OBJ/include/config/kernel.release")"

@@ -11,6 +11,9 @@
 #                           stock 6.1 kernel and headers (the out-of-tree
 #                           modules), Debian's QEMU, the initramfs tools
 #                           and gnuplot; no kernel source, no QEMU build
+#   install-deps.sh demo-6.12
+#                           the same for make demo KVER=6.12: Debian's
+#                           6.12 kernel and headers instead of 6.1's
 #   install-deps.sh bench   make bench: the demo's packages and python3
 #                           (the report)
 #   install-deps.sh --list MODE
@@ -37,7 +40,7 @@ ALL_PKGS="$DEMO_PKGS
 build-essential bc bison flex libelf-dev libssl-dev xz-utils
 rsync python3 perl sparse git
 linux-source-6.1
-linux-headers-6.12-amd64
+linux-headers-6.12-amd64 linux-image-6.12-amd64 linux-source-6.12
 dpkg-dev meson ninja-build libglib2.0-dev libpixman-1-dev libfdt-dev
 pkg-config qemu-system-data seabios
 debhelper dh-dkms dkms groff-base man-db
@@ -45,9 +48,10 @@ stress-ng strace"
 
 case $mode in
 demo) PKGS=$DEMO_PKGS ;;
+demo-6.12) PKGS=$(printf '%s\n' $DEMO_PKGS | sed 's/^linux-\(headers\|image\)-amd64$/linux-\1-6.12-amd64/') ;;
 bench) PKGS="$DEMO_PKGS python3" ;;
 all) PKGS=$ALL_PKGS ;;
-*) echo "usage: $0 [--list] [all|demo|bench]" >&2; exit 2 ;;
+*) echo "usage: $0 [--list] [all|demo|demo-6.12|bench]" >&2; exit 2 ;;
 esac
 
 if [ $list = 1 ]; then

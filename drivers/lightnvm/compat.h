@@ -142,4 +142,16 @@ static inline void nvm_lim_features_set(struct queue_limits *lim,
 }
 #endif
 
+/*
+ * Linux 6.2 dropped the namespace flag NVME_NS_DEAD: a namespace of a
+ * controller that died has its disk marked dead (GD_DEAD) by
+ * nvme_mark_namespaces_dead() instead. For drivers/nvme/host/lightnvm.c,
+ * which includes nvme.h before this header.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
+#define nvm_nvme_ns_dead(ns)	test_bit(GD_DEAD, &(ns)->disk->state)
+#else
+#define nvm_nvme_ns_dead(ns)	test_bit(NVME_NS_DEAD, &(ns)->flags)
+#endif
+
 #endif /* _LIGHTNVM_COMPAT_H */

@@ -32,6 +32,7 @@
 #include <linux/lightnvm.h>
 
 #include "nvme.h"
+#include "../../lightnvm/compat.h"
 
 #define PCI_VENDOR_ID_CNEX		0x1d1d
 #define PCI_DEVICE_ID_CNEX_QEMU		0x1f1f	/* the QEMU OCSSD emulation */
@@ -829,7 +830,7 @@ void nvme_nvm_unregister(struct nvme_ns *ns)
 	 * that the targets can still write their checkpoints.
 	 */
 	if (ns->ctrl->state == NVME_CTRL_DEAD ||
-	    test_bit(NVME_NS_DEAD, &ns->flags)) {
+	    nvm_nvme_ns_dead(ns)) {
 		blk_queue_flag_set(QUEUE_FLAG_DYING, ns->queue);
 		blk_mark_disk_dead(ns->disk);
 	}
