@@ -551,14 +551,15 @@ retry:
 			continue;
 		/* a trim record: keep what it still has to say, if anything */
 		tr = page_address(u->pages[k]);
-		spin_lock(&rrpc->map_lock);
+		/* both walk what they check without holding map_lock long */
 		if (!rrpc_trim_needed(rrpc, rrpc_oob_seq(oob)) ||
 		    !rrpc_trim_filter(rrpc, tr, gc->scratch)) {
+			spin_lock(&rrpc->map_lock);
 			rrpc_rec_drop(rrpc, u->old[k]);
+			spin_unlock(&rrpc->map_lock);
 			u->lba[k] = RRPC_LBA_PAD;
 			atomic64_inc(&rrpc->stats.trims_dropped);
 		}
-		spin_unlock(&rrpc->map_lock);
 	}
 	u->nr += n;
 	return 0;

@@ -1254,8 +1254,6 @@ static blk_status_t rrpc_flush_rq(struct rrpc *rrpc, struct request *rq)
 	return BLK_STS_OK;
 }
 
-#define RRPC_DISCARD_BATCH	1024
-
 /**
  * rrpc_wb_add_rec() - put a record sector into the write buffer
  * @rrpc: the target
@@ -1305,7 +1303,7 @@ static void rrpc_unmap_range(struct rrpc *rrpc, u32 lba, u32 nr, u64 seq)
 	u32 i, end = lba + nr;
 
 	while (lba < end) {
-		u32 n = min(end - lba, (u32)RRPC_DISCARD_BATCH);
+		u32 n = min(end - lba, (u32)RRPC_MAP_BATCH);
 
 		spin_lock(&rrpc->map_lock);
 		for (i = 0; i < n; i++) {

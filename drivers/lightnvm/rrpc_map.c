@@ -300,17 +300,21 @@ static bool rrpc_unmapped(struct rrpc *rrpc, u32 lba)
  * A logical sector written after the trim, and on the media, no longer
  * needs it: its newer data wins on the media by sequence number. Ranges
  * shrink to the sectors that are still unmapped; when that would take
- * more entries than a record holds, the record stays as it was.
+ * more entries than a record holds, the record stays as it was. A range
+ * is walked RRPC_MAP_BATCH sectors at a time under map_lock (a record
+ * on the media may cover the whole disk): a sector mapped while the lock
+ * was dropped holds data newer than the record, which wins on the media
+ * whether the record still names it or not.
  *
- * Context: rrpc->map_lock held.
+ * Context: process; takes rrpc->map_lock.
  * Return: the number of ranges left (0: the record can be dropped).
  */
 u32 rrpc_trim_filter(struct rrpc *rrpc, struct rrpc_trim_rec *tr,
 		     struct rrpc_trim_rec *tmp)
 {
-	u32 nr = le32_to_cpu(tr->nr), i, out = 0, lba, end, start;
+	u32 nr = le32_to_cpu(tr->nr), i, out = 0, lba, end, stop, start = 0;
+	bool in;
 
-	lockdep_assert_held(&rrpc->map_lock);
 	if (le32_to_cpu(tr->magic) != RRPC_TRIM_MAGIC || nr > RRPC_TRIM_MAX)
 		return 0;
 	for (i = 0; i < nr; i++) {
@@ -318,18 +322,35 @@ u32 rrpc_trim_filter(struct rrpc *rrpc, struct rrpc_trim_rec *tr,
 		end = lba + le32_to_cpu(tr->r[i].len);
 		if (end > rrpc->nr_lbas || end < lba)
 			end = rrpc->nr_lbas;
+		in = false;
+		/* runs of unmapped sectors, one batch under the lock at a time */
 		while (lba < end) {
-			while (lba < end && !rrpc_unmapped(rrpc, lba))
-				lba++;
-			start = lba;
-			while (lba < end && rrpc_unmapped(rrpc, lba))
-				lba++;
-			if (lba == start)
-				break;
+			stop = lba + min(end - lba, (u32)RRPC_MAP_BATCH);
+			spin_lock(&rrpc->map_lock);
+			for (; lba < stop; lba++) {
+				if (rrpc_unmapped(rrpc, lba) == in)
+					continue;
+				in = !in;
+				if (in) {
+					start = lba;
+					continue;
+				}
+				if (out == RRPC_TRIM_MAX) {
+					/* too fragmented: keep it whole */
+					spin_unlock(&rrpc->map_lock);
+					return nr;
+				}
+				tmp->r[out].lba = cpu_to_le32(start);
+				tmp->r[out].len = cpu_to_le32(lba - start);
+				out++;
+			}
+			spin_unlock(&rrpc->map_lock);
+		}
+		if (in) {
 			if (out == RRPC_TRIM_MAX)
-				return nr;	/* too fragmented: keep it whole */
+				return nr;
 			tmp->r[out].lba = cpu_to_le32(start);
-			tmp->r[out].len = cpu_to_le32(lba - start);
+			tmp->r[out].len = cpu_to_le32(end - start);
 			out++;
 		}
 	}

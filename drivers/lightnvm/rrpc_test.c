@@ -662,6 +662,8 @@ static void rrpc_test_trim_gc(struct kunit *test)
 	rrpc->map[4].wb = 2;			/* lba 4 rewritten, buffered */
 	rrpc->map[13].ppa = 8;
 	rrpc->map[14].ppa = RRPC_ADDR_LOST;
+	spin_unlock(&rrpc->map_lock);
+	/* takes map_lock itself, a batch of sectors at a time */
 	KUNIT_EXPECT_EQ(test, rrpc_trim_filter(rrpc, tr, tmp), 4U);
 	KUNIT_EXPECT_EQ(test, le32_to_cpu(tr->r[0].lba), 2U);
 	KUNIT_EXPECT_EQ(test, le32_to_cpu(tr->r[0].len), 1U);
@@ -675,13 +677,14 @@ static void rrpc_test_trim_gc(struct kunit *test)
 	for (lba = 0; lba < T_LBAS; lba++)
 		rrpc->map[lba].ppa = 0;
 	KUNIT_EXPECT_EQ(test, rrpc_trim_filter(rrpc, tr, tmp), 0U);
+	spin_lock(&rrpc->map_lock);
 	rrpc_rec_drop(rrpc, 3);
 	KUNIT_EXPECT_FALSE(test, rrpc_map_live(rrpc, 3, &lba));
 	KUNIT_EXPECT_EQ(test, rrpc->blocks[0].nr_valid, 0U);
+	spin_unlock(&rrpc->map_lock);
 	/* not a trim record: never kept */
 	tr->magic = 0;
 	KUNIT_EXPECT_EQ(test, rrpc_trim_filter(rrpc, tr, tmp), 0U);
-	spin_unlock(&rrpc->map_lock);
 
 	for (lba = 0; lba < T_BLKS; lba++) {
 		rrpc->blocks[lba].state = RRPC_BLK_FREE;
