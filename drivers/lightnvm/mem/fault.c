@@ -5,7 +5,9 @@
  * asked once per sector read, per sector programmed and per block erased,
  * and fail_host (host errors: the command is aborted before it reaches the
  * media), asked once per command of the kinds in fail_host_ops (reads,
- * programs, erases; all by default). They appear in debugfs as
+ * programs, erases; all by default). Two counts beside them: fail_nomem
+ * (submissions refused with -ENOMEM) and fail_alloc (sector allocations
+ * of programs that fail, NVM_MEM_RSP_NOMEM). They appear in debugfs as
  * /sys/kernel/debug/nvm_mem/<name>/fail_{read,write,erase,host}/, with
  * fail_host_ops beside them, and start
  * from the module parameters of the same names
@@ -109,6 +111,7 @@ void nvm_mem_fault_init(struct nvm_mem_dev *dev)
 	nvm_mem_fault_init_one(&dev->fail_host, NVM_MEM_FAULT_HOST);
 	dev->fail_host_ops = NVM_MEM_HOST_ALL;
 	atomic_set(&dev->fail_nomem, 0);
+	atomic_set(&dev->fail_alloc, 0);
 }
 
 /**
@@ -123,6 +126,7 @@ void nvm_mem_fault_debugfs(struct nvm_mem_dev *dev)
 	fault_create_debugfs_attr("fail_host", dev->dbg, &dev->fail_host);
 	debugfs_create_x32("fail_host_ops", 0600, dev->dbg, &dev->fail_host_ops);
 	debugfs_create_atomic_t("fail_nomem", 0600, dev->dbg, &dev->fail_nomem);
+	debugfs_create_atomic_t("fail_alloc", 0600, dev->dbg, &dev->fail_alloc);
 }
 
 /**
@@ -146,6 +150,8 @@ bool nvm_mem_should_fail(void *priv, enum nvm_mem_fault op)
 		return should_fail(&dev->fail_erase, NVM_MEM_SEC_SIZE);
 	case NVM_MEM_FAULT_HOST:
 		return should_fail(&dev->fail_host, NVM_MEM_SEC_SIZE);
+	case NVM_MEM_FAULT_ALLOC:
+		return atomic_add_unless(&dev->fail_alloc, -1, 0);
 	}
 	return false;
 }

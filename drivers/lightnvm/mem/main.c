@@ -87,7 +87,8 @@ struct dentry *nvm_mem_dbg_root;
 /*
  * A command in the workqueue. @queued: accepted while the power was on, so
  * in flight if a cut comes before it runs. @abort: fail_host chose it, it
- * completes as aborted without reaching the media. Once executed, a
+ * completes as aborted without reaching the media (or after it, see
+ * %NVM_MEM_HOST_EXEC). Once executed, a
  * command with a completion time waits on the instance's timer queue
  * (@node; @entry while being completed); @plugged: it ran with the power
  * on, so a cut before its completion makes it complete as gone.
@@ -169,11 +170,22 @@ static int nvm_mem_rq_check(struct nvm_mem_dev *dev, struct nvm_rq *rqd,
 /*
  * A host error injected by fail_host (for the kinds of command in
  * fail_host_ops): the command completes as an aborted one, without
- * reaching the media (no power cut draws on it either).
+ * reaching the media (no power cut draws on it either), or, with
+ * %NVM_MEM_HOST_EXEC in fail_host_ops, after it was executed.
  */
 static bool nvm_mem_host_fault(struct nvm_mem_dev *dev, struct nvm_rq *rqd)
 {
 	return nvm_mem_host_should_fail(dev, rqd->opcode);
+}
+
+/* Does an aborted command reach the media first (%NVM_MEM_HOST_EXEC)? */
+static bool nvm_mem_host_exec(struct nvm_mem_dev *dev)
+{
+#ifdef CONFIG_NVM_MEM_FAULT_INJECTION
+	return READ_ONCE(dev->fail_host_ops) & NVM_MEM_HOST_EXEC;
+#else
+	return false;
+#endif
 }
 
 static void nvm_mem_abort(struct nvm_rq *rqd)
@@ -312,9 +324,7 @@ static void nvm_mem_work(struct work_struct *work)
 	/* idle, not uninterruptible: a long stall is no hung task */
 	wait_event_idle(dev->stall_wq, !READ_ONCE(dev->stalled));
 	now = ktime_get_ns();
-	if (cmd->abort) {
-		nvm_mem_abort(rqd);
-	} else {
+	if (!cmd->abort || nvm_mem_host_exec(dev)) {
 		media = !atomic_read(&dev->media->unplugged);
 		noio = memalloc_noio_save();
 		if (nvm_mem_media_run(dev->media, rqd, cmd->queued,
@@ -323,6 +333,8 @@ static void nvm_mem_work(struct work_struct *work)
 			nvm_mem_rec_exec(dev, rqd);
 		memalloc_noio_restore(noio);
 	}
+	if (cmd->abort)
+		nvm_mem_abort(rqd);
 	deferred = nvm_mem_timing_deferred(&dev->timing);
 	if (!deferred)
 		mempool_free(cmd, dev->cmd_pool);
@@ -339,7 +351,7 @@ static int nvm_mem_queue(struct nvm_dev *ndev, struct nvm_rq *rqd, bool erase)
 	 */
 	const gfp_t gfp = GFP_ATOMIC;
 	struct nvm_mem_cmd *cmd = NULL;
-	bool media = false;
+	bool media = false, abort;
 	u64 now;
 	int ret;
 
@@ -363,13 +375,14 @@ static int nvm_mem_queue(struct nvm_dev *ndev, struct nvm_rq *rqd, bool erase)
 		}
 		/* a clock read costs: only a deferred completion needs it */
 		now = cmd ? ktime_get_ns() : 0;
-		if (nvm_mem_host_fault(dev, rqd)) {
-			nvm_mem_abort(rqd);
-		} else {
+		abort = nvm_mem_host_fault(dev, rqd);
+		if (!abort || nvm_mem_host_exec(dev)) {
 			media = !atomic_read(&dev->media->unplugged);
 			nvm_mem_media_run(dev->media, rqd, false,
 					  NVM_MEM_FAULT_FN, dev, gfp);
 		}
+		if (abort)
+			nvm_mem_abort(rqd);
 		nvm_mem_finish(dev, cmd, rqd, media, now);
 		return 0;
 	}

@@ -546,7 +546,7 @@ static int nvm_mem_store(struct nvm_mem_media *m, u64 ppa, void *entry,
 	/* index nodes are allocated here, where the caller may sleep */
 	if (!fail && gfpflags_allow_blocking(gfp) &&
 	    xa_reserve_irq(xa, idx, gfp))
-		return ret;
+		return NVM_MEM_RSP_NOMEM;
 
 	xa_lock_irqsave(xa, flags);
 	if (nvm_mem_is_bad(m->bbt[bp]) || m->wp[bp] != off)
@@ -556,8 +556,10 @@ static int nvm_mem_store(struct nvm_mem_media *m, u64 ppa, void *entry,
 		goto unlock;
 	}
 	old = __xa_store(xa, idx, entry, GFP_ATOMIC | __GFP_NOWARN);
-	if (xa_is_err(old))
+	if (xa_is_err(old)) {
+		ret = NVM_MEM_RSP_NOMEM;
 		goto unlock;
+	}
 	if (WARN_ON_ONCE(old && !xa_is_zero(old))) {
 		/* not reachable: sectors at or past wp are never stored */
 		__xa_store(xa, idx, old, GFP_ATOMIC);
@@ -590,7 +592,8 @@ unlock:
  * see nvm_mem_media_run().
  *
  * Context: any.
- * Return: %NVM_RSP_SUCCESS or %NVM_RSP_ERR_FAILWRITE.
+ * Return: %NVM_RSP_SUCCESS, %NVM_RSP_ERR_FAILWRITE, or %NVM_MEM_RSP_NOMEM
+ * when there was no memory for the index (nothing stored).
  */
 int nvm_mem_media_program(struct nvm_mem_media *m, u64 ppa,
 			  struct nvm_mem_sect **sp, bool fail, gfp_t gfp)
@@ -864,26 +867,37 @@ static void nvm_mem_exec_write(struct nvm_mem_media *m, struct nvm_rq *rqd,
 
 	atomic64_add(rqd->nr_ppas, &m->stats.host_write_sectors);
 	for (i = 0; i < tear; i++) {
-		struct nvm_mem_sect *s = nvm_mem_sect_alloc(m, gfp);
-		int st;
+		struct nvm_mem_sect *s = NULL;
+		int st = NVM_MEM_RSP_NOMEM;
 
-		if (!s) {
-			bio_advance_iter(rqd->bio, &iter, NVM_MEM_SEC_SIZE);
-			atomic64_inc(&m->stats.write_errors);
-			nvm_mem_status(rqd, i, NVM_RSP_ERR_FAILWRITE);
-			continue;
+		if (!nvm_mem_fail(fault, priv, NVM_MEM_FAULT_ALLOC))
+			s = nvm_mem_sect_alloc(m, gfp);
+		if (s) {
+			nvm_mem_bio_copy(rqd->bio, &iter,
+					 page_address(s->page),
+					 NVM_MEM_SEC_SIZE, false);
+			if (rqd->meta_list)
+				memcpy(s->oob, rqd->meta_list + i * oob_size,
+				       oob_size);
+			else
+				memset(s->oob, 0xff, oob_size);
+			st = nvm_mem_media_program(m, nvm_mem_rq_ppa(rqd, i),
+						   &s,
+						   nvm_mem_fail(fault, priv,
+								NVM_MEM_FAULT_WRITE),
+						   gfp);
+			nvm_mem_sect_free(s);
 		}
-		nvm_mem_bio_copy(rqd->bio, &iter, page_address(s->page),
-				 NVM_MEM_SEC_SIZE, false);
-		if (rqd->meta_list)
-			memcpy(s->oob, rqd->meta_list + i * oob_size, oob_size);
-		else
-			memset(s->oob, 0xff, oob_size);
-		st = nvm_mem_media_program(m, nvm_mem_rq_ppa(rqd, i), &s,
-					   nvm_mem_fail(fault, priv,
-							NVM_MEM_FAULT_WRITE),
-					   gfp);
-		nvm_mem_sect_free(s);
+		if (st == NVM_MEM_RSP_NOMEM) {
+			/*
+			 * No memory: not the media's fault. This sector and
+			 * the rest are not programmed (the write pointer
+			 * stays), and no block is to be marked bad for it.
+			 */
+			for (; i < end; i++)
+				nvm_mem_status(rqd, i, NVM_MEM_RSP_NOMEM);
+			return;
+		}
 		nvm_mem_status(rqd, i, st);
 	}
 	/* after the programs before them, for the write pointer */

@@ -57,6 +57,14 @@
 #define NVM_MEM_RSP_ABORTED	NVME_SC_HOST_ABORTED_CMD
 
 /*
+ * Completion status of a program that found no memory for a sector (or
+ * its index): the device's internal error, not a media one, so that no
+ * block is marked bad for it. That sector and the ones after it in the
+ * command are not programmed; their ppa_status bits are set.
+ */
+#define NVM_MEM_RSP_NOMEM	NVME_SC_INTERNAL
+
+/*
  * The commands fail_host may abort (debugfs fail_host_ops, a mask): reads,
  * programs, erases. A device can fail one kind alone, as one that takes
  * no more programs (NVMe "Write Fault", "Namespace Write Protected").
@@ -66,6 +74,13 @@
 #define NVM_MEM_HOST_ERASE	BIT(2)
 #define NVM_MEM_HOST_ALL	(NVM_MEM_HOST_READ | NVM_MEM_HOST_WRITE | \
 				 NVM_MEM_HOST_ERASE)
+/*
+ * fail_host_ops flag: a command fail_host aborts is executed on the media
+ * first, then reported aborted, as a program a controller reset or a
+ * timeout cut off after it reached the media. Not a kind of command: it
+ * changes what the abort of the kinds above does.
+ */
+#define NVM_MEM_HOST_EXEC	BIT(3)
 
 /* Default seed of the choice of what a power cut does to commands. */
 #define NVM_MEM_DEFAULT_CUT_SEED	1
@@ -312,6 +327,7 @@ enum nvm_mem_fault {
 	NVM_MEM_FAULT_WRITE,
 	NVM_MEM_FAULT_ERASE,
 	NVM_MEM_FAULT_HOST,	/* a whole command, before the media */
+	NVM_MEM_FAULT_ALLOC,	/* room for one programmed sector */
 };
 
 /* Returns true when the sector (or block, for erase) must fail. */
@@ -393,6 +409,8 @@ void nvm_mem_bio_copy(struct bio *bio, struct bvec_iter *iter, void *buf,
  * @fail_host_ops: the commands @fail_host is asked about, %NVM_MEM_HOST_*
  * @fail_nomem: that many submissions of the kinds in @fail_host_ops fail
  *	with -ENOMEM, as when the device has no memory for a command
+ * @fail_alloc: that many sector allocations of programs fail, as when the
+ *	media has no memory for a sector (%NVM_MEM_RSP_NOMEM)
  * @timing: the timing model and completion delay knobs and state; the
  *	arrays are allocated with @media
  * @tq_lock: protects @tq and @tq_flush; innermost but for @timing.lock
@@ -431,6 +449,7 @@ struct nvm_mem_dev {
 	struct fault_attr	fail_host;
 	u32			fail_host_ops;
 	atomic_t		fail_nomem;
+	atomic_t		fail_alloc;
 #endif
 #ifdef CONFIG_NVM_DEBUG
 	char			test_result[80];
