@@ -816,6 +816,16 @@ int rrpc_sb_write(struct rrpc *rrpc);
 bool rrpc_ckpt_hdr_valid(const struct rrpc_ckpt_hdr *h);
 void rrpc_ckpt_write(struct rrpc *rrpc);
 bool rrpc_trim_needed(struct rrpc *rrpc, u64 seq);
+/* What recovery's probe found at the start of a block. */
+enum {
+	RRPC_PROBE_EMPTY,
+	RRPC_PROBE_DATA,	/* this target's data (or unreadable) */
+	RRPC_PROBE_CKPT,	/* this target's checkpoint */
+	RRPC_PROBE_FOREIGN,	/* another target's */
+};
+
+bool rrpc_ckpt_matches(struct rrpc *rrpc, const struct rrpc_ckpt_blk *tbl,
+		       const u8 *probe, const u64 *bseq, u64 seq);
 
 /* rrpc_gc.c */
 int rrpc_gc_init(struct rrpc_lun *rlun);

@@ -699,6 +699,14 @@ int rrpc_program(struct rrpc_lun *rlun, struct rrpc_unit *u, bool gc)
 		rblk->erased = erased;
 		return -EAGAIN;
 	}
+	/*
+	 * Whatever the status, the program may have reached the media (an
+	 * aborted command too, or some sectors of a failed one): the block
+	 * holds copies with these sequence numbers until it is erased, so
+	 * trim records newer than them must stay (rrpc_trim_needed()).
+	 */
+	if (min_seq < READ_ONCE(rblk->min_seq))
+		WRITE_ONCE(rblk->min_seq, min_seq);
 	if (ret && ret != -EIO) {
 		/*
 		 * Not the media's doing (an aborted command, a path error):
@@ -733,8 +741,6 @@ int rrpc_program(struct rrpc_lun *rlun, struct rrpc_unit *u, bool gc)
 	atomic64_add(spp - nr_data, &rrpc->stats.padded);
 	if (gc)
 		atomic64_add(nr_data, &rrpc->stats.gc_moved);
-	if (min_seq < READ_ONCE(rblk->min_seq))
-		WRITE_ONCE(rblk->min_seq, min_seq);
 
 	spin_lock(&rrpc->map_lock);
 	for (i = 0; i < u->nr; i++) {

@@ -195,14 +195,6 @@ enum {
 	RRPC_SCAN_FULL,		/* every written page */
 };
 
-/* What the probe found at the start of a block. */
-enum {
-	RRPC_PROBE_EMPTY,
-	RRPC_PROBE_DATA,	/* this target's data (or unreadable) */
-	RRPC_PROBE_CKPT,	/* this target's checkpoint */
-	RRPC_PROBE_FOREIGN,	/* another target's */
-};
-
 /**
  * struct rrpc_scan - the scan of one LUN, run by its own worker
  * @work: the worker
@@ -564,25 +556,23 @@ static int rrpc_probe_block(struct rrpc *rrpc, struct rrpc_scan *sc,
 }
 
 /*
- * -f and a bad block: one retired grown bad may hold a former instance's
- * sectors, which a later scan would adopt (rrpc_claim_blocks()). One whose
- * first page holds a readable sector is erased if the media lets it; it
- * stays bad. Its highest sequence number of this format goes into
- * @sc->max_seq first: the new instance starts above it, so that its data
- * outranks what an erase that fails leaves.
+ * -f and a block that keeps what it holds (bad, or its erase failed): its
+ * highest sequence number of this format goes into @sc->max_seq, so that
+ * the new instance starts above it and its data outranks what the block
+ * keeps, whether a later scan reads the block as bad or (its grown-bad
+ * mark not on the device yet at a power cut) as free. Return: true if the
+ * first page holds a readable sector.
  */
-static void rrpc_wipe_bad(struct rrpc *rrpc, struct rrpc_scan *sc,
-			  struct rrpc_block *rblk, struct rrpc_unit *pb)
+static bool rrpc_wipe_max_seq(struct rrpc *rrpc, struct rrpc_scan *sc,
+			      struct rrpc_block *rblk, struct rrpc_unit *pb)
 {
 	const struct nvm_geo *geo = rrpc->geo;
-	struct nvm_block *blk;
 	u32 off, i, nr_empty;
 
-	if (READ_ONCE(rblk->parent->state) != NVM_BLK_ST_BAD ||
-	    rrpc_scan_read(rrpc, pb, rblk, 0) ||
+	if (rrpc_scan_read(rrpc, pb, rblk, 0) ||
 	    rrpc_scan_classify(pb->rqd.error, pb->rqd.ppa_status, 0,
 			       pb->meta) != RRPC_SCAN_OK)
-		return;
+		return false;
 	for (off = 0; off < rrpc->spb; off += rrpc->spp) {
 		if (off && rrpc_scan_read(rrpc, pb, rblk, off))
 			break;
@@ -607,6 +597,24 @@ static void rrpc_wipe_bad(struct rrpc *rrpc, struct rrpc_scan *sc,
 		if (nr_empty == rrpc->spp)
 			break;
 	}
+	return true;
+}
+
+/*
+ * -f and a bad block: one retired grown bad may hold a former instance's
+ * sectors, which a later scan would adopt (rrpc_claim_blocks()). One whose
+ * first page holds a readable sector is erased if the media lets it; it
+ * stays bad. The new instance starts above what it holds
+ * (rrpc_wipe_max_seq()), in case that erase fails.
+ */
+static void rrpc_wipe_bad(struct rrpc *rrpc, struct rrpc_scan *sc,
+			  struct rrpc_block *rblk, struct rrpc_unit *pb)
+{
+	struct nvm_block *blk;
+
+	if (READ_ONCE(rblk->parent->state) != NVM_BLK_ST_BAD ||
+	    !rrpc_wipe_max_seq(rrpc, sc, rblk, pb))
+		return;
 	blk = nvm_claim_blk(rrpc->dev, rblk->rlun->parent, rblk->parent->id,
 			    true);
 	if (!blk)
@@ -636,7 +644,9 @@ static int rrpc_wipe_lun(struct rrpc *rrpc, struct rrpc_scan *sc,
 		nvm_put_blk(rrpc->dev, blk);
 		sc->scanned++;
 		if (ret == -EIO) {
+			/* retired; it keeps the former instance's sectors */
 			atomic64_inc(&rrpc->stats.grown_bad);
+			rrpc_wipe_max_seq(rrpc, sc, rblk, pb);
 			continue;
 		}
 		if (ret) {
@@ -985,16 +995,27 @@ static bool rrpc_ckpt_read(struct rrpc *rrpc, const struct rrpc_ckpt_hdr *h,
 	       le32_to_cpu(h->payload_crc);
 }
 
-/*
- * Does the checkpoint describe the media as the probe found it? Blocks it
- * says hold data must start with this target's data, older than the
- * checkpoint (@bseq: the first sector's sequence number, 0 if unknown;
- * @seq: the checkpoint's); every other block but its own must be empty,
- * and its own must hold it: any write after the checkpoint (there should
- * be none) shows.
+/**
+ * rrpc_ckpt_matches() - does a checkpoint describe the media as probed?
+ * @rrpc: the target
+ * @tbl: the checkpoint's block table
+ * @probe: %RRPC_PROBE_* of every block
+ * @bseq: every block's first sector's sequence number (0: unknown, or
+ *	padding)
+ * @seq: the checkpoint's sequence number
+ *
+ * Blocks it says hold data must start with this target's data, older than
+ * the checkpoint and not older than the block's lowest number (its
+ * min_seq: a block whose min_seq missed what a program reached the media
+ * with lets GC drop trim records too early); every other block but its
+ * own must be empty, and its own must hold it: any write after the
+ * checkpoint (there should be none) shows.
+ *
+ * Return: true if the checkpoint can be trusted.
  */
-static bool rrpc_ckpt_matches(struct rrpc *rrpc, const struct rrpc_ckpt_blk *tbl,
-			      const u8 *probe, const u64 *bseq, u64 seq)
+VISIBLE_IF_KUNIT
+bool rrpc_ckpt_matches(struct rrpc *rrpc, const struct rrpc_ckpt_blk *tbl,
+		       const u8 *probe, const u64 *bseq, u64 seq)
 {
 	u32 b, f;
 
@@ -1008,6 +1029,7 @@ static bool rrpc_ckpt_matches(struct rrpc *rrpc, const struct rrpc_ckpt_blk *tbl
 			if ((!good && st != NVM_BLK_ST_BAD) ||
 			    probe[b] != RRPC_PROBE_DATA ||
 			    bseq[b] >= seq ||
+			    (bseq[b] && bseq[b] < le64_to_cpu(tbl[b].min_seq)) ||
 			    !le32_to_cpu(tbl[b].next_off) ||
 			    le32_to_cpu(tbl[b].next_off) > rrpc->spb)
 				return false;
@@ -1021,6 +1043,7 @@ static bool rrpc_ckpt_matches(struct rrpc *rrpc, const struct rrpc_ckpt_blk *tbl
 	}
 	return true;
 }
+EXPORT_SYMBOL_IF_KUNIT(rrpc_ckpt_matches);
 
 /*
  * May the checkpoint put something (a logical sector, a trim or the

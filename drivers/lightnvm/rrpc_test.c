@@ -7,7 +7,8 @@
  * take a user unit;
  * the capacity formula; map recovery (rrpc_recover.c): the merge of
  * scanned sectors by sequence number, GC copies, trim records, records
- * GC keeps, unreadable sectors; the out-of-space state under LUNs that
+ * GC keeps, unreadable sectors, the checks a checkpoint must pass; the
+ * out-of-space state under LUNs that
  * fill and free up at the same time (rrpc_io.c).
  */
 
@@ -777,6 +778,69 @@ static void rrpc_test_wr_turn(struct kunit *test)
 	spin_unlock(&rrpc->wb_lock);
 }
 
+/*
+ * A checkpoint is trusted only if the probe agrees: a block it says holds
+ * data starts with a sequence number below the checkpoint's and not below
+ * the block's min_seq; a block it says is empty probes empty.
+ */
+static void rrpc_test_ckpt_matches(struct kunit *test)
+{
+	struct rrpc *rrpc = test->priv;
+	struct rrpc_ckpt_blk tbl[T_BLKS] = {};
+	struct nvm_block *nblk;
+	u8 probe[T_BLKS];
+	u64 bseq[T_BLKS] = {};
+	u32 b;
+
+	nblk = kunit_kcalloc(test, T_BLKS, sizeof(*nblk), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, nblk);
+	for (b = 0; b < T_BLKS; b++) {
+		nblk[b].state = NVM_BLK_ST_FREE;
+		rrpc->blocks[b].parent = &nblk[b];
+		probe[b] = RRPC_PROBE_EMPTY;
+	}
+	/* block 0 data (first sector 5, min_seq 5), block 1 the checkpoint */
+	tbl[0].flags = cpu_to_le32(RRPC_CKPT_F_USED);
+	tbl[0].next_off = cpu_to_le32(T_SPB);
+	tbl[0].min_seq = cpu_to_le64(5);
+	probe[0] = RRPC_PROBE_DATA;
+	bseq[0] = 5;
+	tbl[1].flags = cpu_to_le32(RRPC_CKPT_F_CKPT);
+	probe[1] = RRPC_PROBE_CKPT;
+	for (b = 2; b < T_BLKS; b++)
+		tbl[b].min_seq = cpu_to_le64(U64_MAX);
+	KUNIT_EXPECT_TRUE(test, rrpc_ckpt_matches(rrpc, tbl, probe, bseq, 10));
+
+	/* a used block's first sector written after the checkpoint */
+	KUNIT_EXPECT_FALSE(test, rrpc_ckpt_matches(rrpc, tbl, probe, bseq, 5));
+	/* a block the checkpoint says empty holds data */
+	probe[2] = RRPC_PROBE_DATA;
+	KUNIT_EXPECT_FALSE(test, rrpc_ckpt_matches(rrpc, tbl, probe, bseq, 10));
+	probe[2] = RRPC_PROBE_EMPTY;
+	/* a used block that probes empty */
+	probe[0] = RRPC_PROBE_EMPTY;
+	KUNIT_EXPECT_FALSE(test, rrpc_ckpt_matches(rrpc, tbl, probe, bseq, 10));
+	probe[0] = RRPC_PROBE_DATA;
+	/*
+	 * a used block whose min_seq is above its first sector's (a program
+	 * reported aborted reached the media, min_seq missed it)
+	 */
+	tbl[0].min_seq = cpu_to_le64(U64_MAX);
+	KUNIT_EXPECT_FALSE(test, rrpc_ckpt_matches(rrpc, tbl, probe, bseq, 10));
+	/* a first sector of padding carries no number: not checked */
+	bseq[0] = 0;
+	KUNIT_EXPECT_TRUE(test, rrpc_ckpt_matches(rrpc, tbl, probe, bseq, 10));
+	/* a retired block (bad) in use is read too */
+	bseq[0] = 5;
+	tbl[0].min_seq = cpu_to_le64(5);
+	nblk[0].state = NVM_BLK_ST_BAD;
+	KUNIT_EXPECT_TRUE(test, rrpc_ckpt_matches(rrpc, tbl, probe, bseq, 10));
+	/* a bad block the checkpoint says empty is not looked at */
+	nblk[3].state = NVM_BLK_ST_BAD;
+	probe[3] = RRPC_PROBE_DATA;
+	KUNIT_EXPECT_TRUE(test, rrpc_ckpt_matches(rrpc, tbl, probe, bseq, 10));
+}
+
 /* A trim record lives while a block in use or the write buffer is older. */
 static void rrpc_test_trim_needed(struct kunit *test)
 {
@@ -1006,6 +1070,7 @@ static struct kunit_case rrpc_map_cases[] = {
 	KUNIT_CASE(rrpc_test_sb_records),
 	KUNIT_CASE(rrpc_test_trim_gc),
 	KUNIT_CASE(rrpc_test_trim_needed),
+	KUNIT_CASE(rrpc_test_ckpt_matches),
 	{}
 };
 
