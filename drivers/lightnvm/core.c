@@ -521,6 +521,7 @@ int nvm_register(struct nvm_dev *dev)
 err_unlock_del_dev:
 	mutex_unlock(&nvm_lock);
 	/* outside nvm_lock: sysfs readers of @dev may wait for it */
+	nvm_sysfs_del_luns(dev);
 	device_del(&dev->dev);
 	goto err_exit_dev;
 err_unlock:

@@ -314,6 +314,11 @@ static void nvm_sysfs_free_luns(struct nvm_sysfs_luns *s)
  * nvm_sysfs_add_luns() - add /sys/class/lightnvm/<dev>/luns/<n>/
  * @dev: a device whose &nvm_dev.dev was added to sysfs
  *
+ * On failure the LUN directories added so far stay, for the caller to
+ * remove with nvm_sysfs_del_luns() once it dropped nvm_lock: a reader of
+ * one of them (lun_target_show()) may be waiting for that lock, and the
+ * removal waits for the reader.
+ *
  * Context: process; may hold nvm_lock.
  * Return: 0 or -ENOMEM.
  */
@@ -354,7 +359,7 @@ int nvm_sysfs_add_luns(struct nvm_dev *dev)
 err_free_luns:
 	pr_err("%s: could not add the sysfs directory of LUN %d: %d\n",
 	       dev->name, s->nr, ret);
-	nvm_sysfs_free_luns(s);
+	dev->sysfs_luns = s;
 	return ret;
 err_free:
 	kfree(s);
