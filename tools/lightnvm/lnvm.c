@@ -548,13 +548,18 @@ static int cmd_create(int argc, char **argv)
 
 /* ---------------------------------------------------------------- remove */
 
+/* How long a remove waits for a target's disk that is open (3 s in all). */
+#define REMOVE_BUSY_WAIT_MS	100
+#define REMOVE_BUSY_TRIES	30
+
 static void remove_usage(FILE *f)
 {
 	fprintf(f,
 		"usage: %s remove -n NAME\n\n"
 		"Remove the target NAME (the name given to 'create -n', which is also\n"
 		"the name of its block device). Fails with 'busy' while the target's\n"
-		"block device is open or mounted.\n\n"
+		"block device is open or mounted; a device open only for a moment\n"
+		"(udev probing a new disk) is waited for, up to 3 seconds.\n\n"
 		"  -n, --name NAME   target name\n", prog);
 }
 
@@ -571,8 +576,9 @@ static int cmd_remove(int argc, char **argv)
 		{ 0, NULL }
 	};
 	struct nvm_ioctl_remove c;
+	const struct errno_hint *h = hints;
 	const char *name = NULL;
-	int opt;
+	int opt, fd, ret, err, tries;
 
 	while ((opt = getopt_long(argc, argv, "n:h", opts, NULL)) != -1) {
 		switch (opt) {
@@ -603,8 +609,30 @@ static int cmd_remove(int argc, char **argv)
 		return 2;
 	}
 
-	if (ctl_ioctl(NVM_DEV_REMOVE, &c, "remove target", name, hints))
+	/*
+	 * udev opens a new disk for a moment to probe it (blkid), so a remove
+	 * right after a create may find it busy: try again, every
+	 * REMOVE_BUSY_WAIT_MS, up to REMOVE_BUSY_TRIES times. A disk that
+	 * stays open or mounted still fails, after that bound.
+	 */
+	fd = open_ctl();
+	if (fd < 0)
 		return 1;
+	for (tries = 0;; tries++) {
+		ret = ioctl(fd, NVM_DEV_REMOVE, &c);
+		err = errno;
+		if (!ret || err != EBUSY || tries == REMOVE_BUSY_TRIES)
+			break;
+		usleep(REMOVE_BUSY_WAIT_MS * 1000);
+	}
+	close(fd);
+	if (ret) {
+		while (h->err && h->err != err)
+			h++;
+		errno = err;
+		ioctl_error_hint("remove target", name, h->err ? h->hint : NULL);
+		return 1;
+	}
 	printf("Removed target %s\n", name);
 	return 0;
 }
