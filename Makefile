@@ -102,6 +102,7 @@ deps:
 	@bash $(TOP)/scripts/install-deps.sh
 
 kernel:
+	@$(if $(SFX),bash $(TOP)/scripts/install-deps.sh kernel-6.12)
 	@KVER=$(KVER) bash $(TOP)/scripts/build-kernel.sh
 
 qemu:

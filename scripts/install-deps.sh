@@ -14,6 +14,10 @@
 #   install-deps.sh demo-6.12
 #                           the same for make demo KVER=6.12: Debian's
 #                           6.12 kernel and headers instead of 6.1's
+#   install-deps.sh kernel-6.12
+#                           everything, and linux-source-6.12 for make
+#                           kernel KVER=6.12 (not needed by make check of
+#                           the 6.1 series, so not in all)
 #   install-deps.sh bench   make bench: the demo's packages and python3
 #                           (the report)
 #   install-deps.sh --list MODE
@@ -40,7 +44,7 @@ ALL_PKGS="$DEMO_PKGS
 build-essential bc bison flex libelf-dev libssl-dev xz-utils
 rsync python3 perl sparse git
 linux-source-6.1
-linux-headers-6.12-amd64 linux-image-6.12-amd64 linux-source-6.12
+linux-headers-6.12-amd64 linux-image-6.12-amd64
 dpkg-dev meson ninja-build libglib2.0-dev libpixman-1-dev libfdt-dev
 pkg-config qemu-system-data seabios
 debhelper dh-dkms dkms groff-base man-db
@@ -50,8 +54,9 @@ case $mode in
 demo) PKGS=$DEMO_PKGS ;;
 demo-6.12) PKGS=$(printf '%s\n' $DEMO_PKGS | sed 's/^linux-\(headers\|image\)-amd64$/linux-\1-6.12-amd64/') ;;
 bench) PKGS="$DEMO_PKGS python3" ;;
+kernel-6.12) PKGS="$ALL_PKGS linux-source-6.12" ;;
 all) PKGS=$ALL_PKGS ;;
-*) echo "usage: $0 [--list] [all|demo|demo-6.12|bench]" >&2; exit 2 ;;
+*) echo "usage: $0 [--list] [all|demo|demo-6.12|kernel-6.12|bench]" >&2; exit 2 ;;
 esac
 
 if [ $list = 1 ]; then
@@ -67,7 +72,7 @@ done
 
 # deb-src: only the QEMU build needs it
 need_src=0
-if [ "$mode" = all ]; then
+if [ "$mode" = all ] || [ "$mode" = kernel-6.12 ]; then
 	need_src=1
 	for f in /etc/apt/sources.list.d/*.sources /etc/apt/sources.list; do
 		[ -f "$f" ] && grep -Eq '^(Types:.*deb-src|deb-src )' "$f" && need_src=0
