@@ -48,7 +48,7 @@ linux-headers-6.12-amd64 linux-image-6.12-amd64
 dpkg-dev meson ninja-build libglib2.0-dev libpixman-1-dev libfdt-dev
 pkg-config qemu-system-data seabios
 debhelper dh-dkms dkms groff-base man-db
-stress-ng strace"
+stress-ng strace shellcheck"
 
 case $mode in
 demo) PKGS=$DEMO_PKGS ;;
