@@ -101,6 +101,28 @@ static inline struct gendisk *nvm_compat_disk_limits(struct gendisk *disk,
 #endif
 
 /*
+ * Linux 6.2 keeps the DMA alignment a buffer needs (O_DIRECT checks user
+ * buffers against it) in the queue limits, lim->dma_alignment; 6.1 in
+ * the queue (blk_queue_dma_alignment()). nvm_lim_dma_alignment_set() sets
+ * it in @lim, or at once on @q.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
+static inline void nvm_lim_dma_alignment_set(struct queue_limits *lim,
+					     struct request_queue *q,
+					     unsigned int mask)
+{
+	lim->dma_alignment = mask;
+}
+#else
+static inline void nvm_lim_dma_alignment_set(struct queue_limits *lim,
+					     struct request_queue *q,
+					     unsigned int mask)
+{
+	blk_queue_dma_alignment(q, mask);
+}
+#endif
+
+/*
  * Linux 6.11 turned the request queue's flags that describe the device
  * (volatile write cache, FUA, rotational, entropy contribution) into
  * features of the queue limits, lim->features (BLK_FEAT_*), set with the

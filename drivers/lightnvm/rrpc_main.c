@@ -262,6 +262,15 @@ static int rrpc_set_limits(struct rrpc *rrpc)
 	 * non-rotational, no entropy from its timings
 	 */
 	nvm_lim_features_set(&lim, q, BLK_FEAT_WRITE_CACHE | BLK_FEAT_FUA);
+	/*
+	 * Buffers aligned to a sector: a read puts the media sectors of a
+	 * request into the request's own pages, skipping the buffered and
+	 * unmapped ones, so a sector that straddles two pages leaves gaps
+	 * inside a page, which a device's segment rules (NVMe PRPs) refuse.
+	 * O_DIRECT from a buffer aligned to less gets EINVAL, as on any
+	 * kernel before 6.0 for 4 KiB sectors.
+	 */
+	nvm_lim_dma_alignment_set(&lim, q, RRPC_SECTOR_SIZE - 1);
 	ret = queue_limits_commit_update(q, &lim);
 	if (ret)
 		pr_err("%s: queue limits refused: %d\n",
