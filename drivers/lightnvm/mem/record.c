@@ -38,6 +38,8 @@
 /* Bounds of one recording; the log overflows (and says so) beyond them. */
 #define NVM_MEM_REC_MAX_CMDS	16384
 #define NVM_MEM_REC_MAX_EVS	65536
+/* a replay keeps its prefix as the next base from this many commands on */
+#define NVM_MEM_REC_BASE_STEP	16
 
 enum {
 	NVM_MEM_REC_BEGIN = 'B',	/* the snapshot */
@@ -80,6 +82,9 @@ struct nvm_mem_rec_cmd {
  * @frozen: nothing is logged any more (a replay happened)
  * @overflow: the log ran out of room; the recording is incomplete
  * @snap: the media at "start"
+ * @base: @snap with the first @base_len commands of @xorder applied in
+ *	full: where the next replay starts if it applies them all too
+ * @base_len: commands applied to @base
  * @snap_work: takes @snap from the device's workqueue
  * @dev: the instance
  * @cmds: the commands, by index
@@ -95,6 +100,8 @@ struct nvm_mem_rec {
 	bool			frozen;
 	bool			overflow;
 	struct nvm_mem_media	*snap;
+	struct nvm_mem_media	*base;
+	u32			base_len;
 	struct work_struct	snap_work;
 	struct nvm_mem_dev	*dev;
 	struct nvm_mem_rec_cmd	*cmds;
@@ -390,6 +397,7 @@ static void nvm_mem_rec_destroy(struct nvm_mem_rec *rec)
 	for (i = 0; i < rec->nr_cmds; i++)
 		nvm_mem_rec_free_data(&rec->cmds[i]);
 	nvm_mem_media_free(rec->snap);
+	nvm_mem_media_free(rec->base);
 	vfree(rec->cmds);
 	vfree(rec->xorder);
 	vfree(rec->evs);
@@ -508,7 +516,7 @@ static int nvm_mem_rec_replay(struct nvm_mem_dev *dev, char *args)
 	struct nvm_mem_media *m;
 	unsigned long flags;
 	long torn = -1;
-	u32 cut, page = 0, i, id;
+	u32 cut, page = 0, i, id, full, from;
 	unsigned long *extra;
 	char *tok;
 	int ret = -EINVAL;
@@ -545,13 +553,37 @@ static int nvm_mem_rec_replay(struct nvm_mem_dev *dev, char *args)
 	if (torn >= 0)
 		set_bit(torn, extra);
 
+	/*
+	 * The state's first @full commands in execution order are applied
+	 * in full: start from @base if it holds no more than those, and
+	 * keep a new @base when the state goes well beyond it (the states
+	 * come by increasing cut, so most replays share a long prefix).
+	 */
+	for (full = 0; full < rec->nr_x; full++) {
+		const struct nvm_mem_rec_cmd *c = &rec->cmds[rec->xorder[full]];
+
+		id = rec->xorder[full];
+		if (id == torn ||
+		    (!test_bit(id, extra) && !(c->done && c->c_ev < cut)))
+			break;
+	}
+	from = rec->base && rec->base_len <= full ? rec->base_len : 0;
 	ret = -ENOMEM;
-	m = nvm_mem_rec_clone(rec->snap);
+	m = nvm_mem_rec_clone(from ? rec->base : rec->snap);
 	if (!m)
 		goto out;
-	for (i = 0; i < rec->nr_x; i++) {
+	for (i = from; i < rec->nr_x; i++) {
 		const struct nvm_mem_rec_cmd *c = &rec->cmds[rec->xorder[i]];
 
+		if (i == full && full >= from + NVM_MEM_REC_BASE_STEP) {
+			struct nvm_mem_media *b = nvm_mem_rec_clone(m);
+
+			if (b) {
+				nvm_mem_media_free(rec->base);
+				rec->base = b;
+				rec->base_len = full;
+			}
+		}
 		id = rec->xorder[i];
 		if (!test_bit(id, extra) && !(c->done && c->c_ev < cut))
 			continue;

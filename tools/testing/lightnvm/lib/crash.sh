@@ -28,16 +28,22 @@ crash_run() {
 	_rrpc_load || return 1
 	# shellcheck disable=SC2086
 	_rrpc_mkdev "$_n" $CRASH_GEO $CRASH_GEO_MORE || return 1
-	lnvm_crash "$@" --dev "$_n" > /tmp/crash.$_n.out 2>&1
-	_rc=$?
+	# the summary, progress and the first violations go to the host as
+	# they come (make crashcheck: a progress line at least every minute)
+	{ lnvm_crash "$@" --dev "$_n" 2>&1; echo $? > /tmp/crash.$_n.rc; } |
+		tee /tmp/crash.$_n.out | {
+		_v=0
+		while read -r _l; do
+			case $_l in
+			crashcheck*|lnvm_crash:*) _note "$_l" ;;
+			VIOLATION*)
+				_v=$((_v + 1))
+				[ $_v -le 5 ] && _note "$_l" ;;
+			esac
+		done
+	}
+	_rc=$(cat /tmp/crash.$_n.rc)
 	cat /tmp/crash.$_n.out
-	# the summary (and the first violations) under the test on the host
-	grep '^crashcheck' /tmp/crash.$_n.out | while read -r _l; do
-		_note "$_l"
-	done
-	grep -m 5 '^VIOLATION' /tmp/crash.$_n.out | while read -r _l; do
-		_note "$_l"
-	done
 	if [ $_rc = 0 ] || [ $_rc = 1 ]; then
 		[ -d "$RRPC_CFS/$_n" ] && [ $_rc = 0 ] && {
 			echo 0 > "$RRPC_CFS/$_n/power" 2>/dev/null
@@ -51,4 +57,32 @@ crash_run() {
 # golden output: the counts vary with the recording, the shape does not
 crash_summary() {
 	sed -n 's/^\(crashcheck [a-z]*\): \([0-9]*\) states checked, \([0-9]*\) violations.*/\1 \3 violations/p' "$1"
+}
+
+# crash_requires: what every test of the group needs
+crash_requires() {
+	_have_module rrpc && _have_module nvm_mem && _have_program lnvm_crash &&
+		[ -d /sys/kernel/config ] || return 1
+	[ -n "$(ls /sys/kernel/debug 2>/dev/null)" ] || { echo "no debugfs"; return 1; }
+}
+
+# crash_test NAME WORKLOAD SUBSET [lnvm_crash options]: the test of one
+# workload. Under `make crashcheck` every state of CRASH_SEEDS recordings
+# (seeds 1..CRASH_SEEDS, default 1: another workload for the random ones,
+# other timings for all), a second recovery on every second state, a cut
+# during recovery on every 25th and on the first of each class; in make
+# check SUBSET evenly spaced states of one recording, a second recovery
+# on every fourth, a cut during recovery on the first.
+crash_test() {
+	local _n=$1 _wl=$2 _sub=$3 _s
+	shift 3
+	if [ "$(crash_full)" = 1 ]; then
+		for _s in $(seq 1 "${CRASH_SEEDS:-1}"); do
+			crash_run "$_n" "$_wl" --seed "$_s" --second 2 --rcut 25 \
+				--rcut-class "$@" || return 1
+		done
+	else
+		crash_run "$_n" "$_wl" --max-states "$_sub" --second 4 \
+			--rcut "$_sub" "$@"
+	fi
 }
