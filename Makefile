@@ -15,6 +15,8 @@
 #   make check         build everything and run the tests [TESTS=pattern KERNEL=kcsan LONG=1 KVER=6.12]
 #   make powercut      100 power cuts on nvm_mem, then killed QEMU boots
 #                      [PC_CUTS=80 PC_EXT4=20 PC_QEMU=20]; not in check
+#   make faults        the whole fault matrix: rrpc state x fault x
+#                      operation (tests/faults; check runs a slice)
 #   make bench         the benchmarks (P1-P7, recovery) in one boot of
 #                      Debian's kernel: build/bench/results.csv, summary.txt,
 #                      plots [QUICK=1: small version; BENCH_ONLY=P1,P4]
@@ -59,12 +61,12 @@ TOOLS_BIN   := $(patsubst %.c,$(B)/tools/%,$(notdir $(TOOLS_SRC)))
 
 .PHONY: all modules modules-6.12 modules_install kernel qemu tools initramfs testmods \
 	kernel-kcsan testmods-kcsan \
-	deps check demo demo-fresh bench deb powercut crashcheck clean distclean help
+	deps check demo demo-fresh bench deb powercut crashcheck faults clean distclean help
 
 all: modules
 
 help:
-	@sed -n '3,26p' $(TOP)/Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,28p' $(TOP)/Makefile | sed 's/^# \{0,1\}//'
 
 # Build in a tree of symlinks under build/ so that objects never land in
 # the source tree.
@@ -173,6 +175,15 @@ crashcheck: deps
 	@$(MAKE) --no-print-directory kernel testmods qemu tools initramfs || \
 		{ echo "crashcheck: build failed"; exit 1; }
 	@LNVM_CRASH_FULL=1 LNVM_KERNEL=debug bash $(TOP)/tools/testing/lightnvm/check crash
+
+# make faults: every cell of the fault matrix (the VM group faults with
+# LNVM_FAULTS_FULL=1; make check runs a slice of it): one table line per
+# cell, "state S: N cells run, M failed, K unreachable" per state. Long
+# (see Documentation/lightnvm/testing.rst). Not in check.
+faults: deps
+	@$(MAKE) --no-print-directory kernel qemu tools initramfs || \
+		{ echo "faults: build failed"; exit 1; }
+	@LNVM_FAULTS_FULL=1 LNVM_KERNEL=debug bash $(TOP)/tools/testing/lightnvm/check faults
 
 # make demo: DEVICE=mem boots Debian's stock kernel with the out-of-tree
 # modules under Debian's QEMU (no kernel or QEMU build, only the demo's
