@@ -1281,8 +1281,10 @@ static void enumerate(struct states *ss, const struct rlog *l, int bound)
  * where the time of the states goes: replay, power-on, recovery, read and
  * check, power cut, removal, power-off, second recovery
  */
-enum { T_REPLAY, T_POWER, T_CREATE, T_READ, T_UNPLUG, T_REMOVE, T_OFF,
-       T_SECOND, T_RCUT, T_NR };
+enum {
+	T_REPLAY, T_POWER, T_CREATE, T_READ, T_UNPLUG, T_REMOVE, T_OFF,
+	T_SECOND, T_RCUT, T_NR
+};
 static double t_step[T_NR];
 static struct timespec t_last;
 
@@ -1723,8 +1725,7 @@ int main(int argc, char **argv)
 		else if (!strcmp(a, "--luns2")) {
 			c.two = sscanf(v, "%u:%u", &c.lun2_b, &c.lun2_e) == 2;
 			snprintf(luns2, sizeof(luns2), "%s", v);
-		}
-		else if (!strcmp(a, "--bound"))
+		} else if (!strcmp(a, "--bound"))
 			c.bound = strtoul(v, NULL, 0);
 		else if (!strcmp(a, "--max-states"))
 			c.max_states = strtol(v, NULL, 0);
