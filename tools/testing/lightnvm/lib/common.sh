@@ -80,11 +80,12 @@ _lnvm_reset() {
 	done
 	i=0
 	while [ -d /sys/module/lightnvm ] && [ $i -lt 5 ]; do
-		for m in $(ls /sys/module/lightnvm/holders 2>/dev/null); do
-			for d in $(ls /sys/module/$m/holders 2>/dev/null); do
-				rmmod "$d" 2>/dev/null
+		for m in /sys/module/lightnvm/holders/*; do
+			[ -e "$m" ] || continue
+			for d in "$m"/holders/*; do
+				[ -e "$d" ] && rmmod "${d##*/}" 2>/dev/null
 			done
-			rmmod "$m" 2>/dev/null
+			rmmod "${m##*/}" 2>/dev/null
 		done
 		rmmod lightnvm 2>/dev/null
 		i=$((i + 1))
@@ -148,6 +149,7 @@ _qmp() {
 	exec 4</dev/ttyS1
 	stty -F /dev/ttyS1 -echo -icrnl 2>/dev/null
 	echo "@@LNVM QMP $id $*" >/dev/console
+	# shellcheck disable=SC2016	# $1 is dash -c's argument
 	ans=$(timeout 60 dash -c 'while read -r a i r; do
 		[ "$a $i" = "ACK $1" ] && { echo "$r"; exit 0; }; done' _ "$id" <&4)
 	exec 4<&-

@@ -7,18 +7,11 @@
 # the lnvm_pcw writer/verifier driving. Run as a script on the host
 # (`sh pcw.sh powercut`) it is `make powercut`.
 
-# pcw_arg NAME [DEFAULT]: the value of lnvm.NAME= on the kernel command line
-pcw_arg() {
-	local _v
-	_v=$(tr ' ' '\n' < /proc/cmdline | sed -n "s/^lnvm\.$1=//p" | tail -n 1)
-	echo "${_v:-${2:-}}"
-}
-
 # pcw_seed: the run's seed: lnvm.seed= (LNVM_SEED on the host) when the
 # runner passes one, else a fresh one; tests print it for a replay
 pcw_seed() {
 	local _s
-	_s=$(pcw_arg seed)
+	_s=$(_lnvm_arg seed)
 	[ -n "$_s" ] || _s=$(od -An -N3 -tu4 /dev/urandom | tr -d ' ')
 	echo "$_s"
 }
@@ -97,7 +90,7 @@ pcw_create() {
 	shift 4
 	pcw_bounded 120 "lnvm create $_t" lnvm create -d "$_d" -n "$_t" -t rrpc \
 		-b "$_b" -e "$_e" "$@" > /dev/null || { _fail "lnvm create $* $_t on $_d failed"; return 1; }
-	_wait_for 5 -b "/dev/$_t" || { _fail "no /dev/$_t after create"; return 1; }
+	_try "no /dev/$_t after create" _wait_for 5 -b "/dev/$_t" || return 1
 }
 
 # pcw_remove TGT: remove a target; bounded, also on a dead device
@@ -177,7 +170,8 @@ pcw_powercut_host() {
 		_n=${_line#*cuts, }
 		_lost=$((_lost + ${_n%% flushed*}))
 	fi
-	grep -q '^[[:space:]]*PASS  rrpc-durable/003-powercut' "$_log.mem" || _rc=1
+	# the runner's result file (build/results/), not its printed line
+	grep -qx 'status=PASS' "$_top/build/results/rrpc-durable/003-powercut" 2>/dev/null || _rc=1
 
 	if grep -q -- '--powercut-qemu' "$_check"; then
 		echo "powercut: $PCW_QEMU killed boots of QEMU"
@@ -192,7 +186,8 @@ pcw_powercut_host() {
 			_n=${_line#*cuts, }
 			_lost=$((_lost + ${_n%% flushed*}))
 		fi
-		tail -n 1 "$_log.qemu" | grep -q ' 0 failed' || _rc=1
+		# any failed result of that run (its result files)
+		! grep -rqx 'status=FAIL' "$_top/build/results" 2>/dev/null || _rc=1
 	else
 		echo "powercut: QEMU killed boots not available (the runner has no --powercut-qemu)"
 	fi

@@ -73,7 +73,7 @@ else
 	mods="lightnvm gennvm rrpc nvme"
 fi
 for m in $mods; do
-	modprobe $m || die "modprobe $m"
+	modprobe "$m" || die "modprobe $m"
 done
 modprobe ext4 2>/dev/null || true	# a module in Debian's kernel
 i=0
