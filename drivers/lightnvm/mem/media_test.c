@@ -29,6 +29,8 @@ struct t_ctx {
 	u8			meta[T_MAX * NVM_MEM_MAX_OOB];
 	int			fault_every;	/* fail every n-th call, 0: never */
 	int			fault_calls;
+	int			alloc_fail;	/* fail the n-th allocation */
+	int			alloc_calls;
 	bool			unplug_in_fault; /* cut the power at a call */
 };
 
@@ -156,6 +158,8 @@ static bool t_fault(void *priv, enum nvm_mem_fault op)
 {
 	struct t_ctx *c = priv;
 
+	if (op == NVM_MEM_FAULT_ALLOC)
+		return c->alloc_fail && ++c->alloc_calls == c->alloc_fail;
 	if (c->unplug_in_fault)
 		atomic_set(&c->m->unplugged, 1);
 	return c->fault_every && ++c->fault_calls % c->fault_every == 0;
@@ -776,6 +780,18 @@ static void t_faults(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t_io1(test, NVM_OP_ERASE, t_ppa(m, 0, 0, 0, 0, 0, 0), 0),
 			0);
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&m->nr_sects), 0);
+
+	/*
+	 * no memory for the second sector of a program: an internal error
+	 * from it on, not a media one; nothing stored past the first sector
+	 */
+	c->alloc_fail = 2;
+	KUNIT_EXPECT_EQ(test, t_io(test, NVM_OP_PWRITE, 4, 5, true),
+			NVM_MEM_RSP_NOMEM);
+	KUNIT_EXPECT_EQ(test, c->rqd.ppa_status, 0xeULL);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&m->nr_sects), 1);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&m->stats.write_errors), 2);
+	c->alloc_fail = 0;
 }
 
 static int t_run1(struct kunit *test, enum t_how how, u8 opcode, u64 ppa,
