@@ -480,9 +480,26 @@ mx_cell() {
 	return 0
 }
 
-# mx_state STATE [FAULT:OP...]: the cells of one state: every fault and
-# operation under make faults, else the given ones (make check's slice);
+# mx_slice STATE:FAULT:OP...: the given cells (make check's slice);
 # prints the table and the counts, non-zero on any failed cell
+mx_slice() {
+	local c s
+	. /lnvm/lib/splat.sh
+	_rrpc_load >/dev/null || return 1
+	mx_header
+	for c in "$@"; do
+		s=${c%%:*}
+		c=${c#*:}
+		mx_cell "$s" "${c%:*}" "${c#*:}" || break
+	done
+	echo "slice: $MX_CELLS cells run, $MX_BAD failed, $MX_UNREACHED unreachable"
+	[ $MX_BAD = 0 ] || return 1
+	_rrpc_unload
+}
+
+# mx_state STATE [FAULT:OP...]: the cells of one state: every fault and
+# operation under make faults, else the given ones; prints the table and
+# the counts, non-zero on any failed cell
 mx_state() {
 	local s=$1 f o c
 	shift
