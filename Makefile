@@ -183,7 +183,7 @@ crashcheck: deps
 faults: deps
 	@$(MAKE) --no-print-directory kernel qemu tools initramfs || \
 		{ echo "faults: build failed"; exit 1; }
-	@LNVM_FAULTS_FULL=1 LNVM_KERNEL=debug bash $(TOP)/tools/testing/lightnvm/check faults
+	@LNVM_FAULTS_FULL=1 LNVM_LONG=1 LNVM_KERNEL=debug bash $(TOP)/tools/testing/lightnvm/check faults
 
 # make demo: DEVICE=mem boots Debian's stock kernel with the out-of-tree
 # modules under Debian's QEMU (no kernel or QEMU build, only the demo's
