@@ -249,7 +249,7 @@ nvm_mem_test_cmd_alloc(struct nvm_mem_dev *dev, u8 opcode, bool core, u32 ch,
 		tc->pages[i] = alloc_page(GFP_KERNEL | __GFP_ZERO);
 		if (!tc->pages[i])
 			goto err_free;
-		bio_add_page(tc->bio, tc->pages[i], NVM_MEM_SEC_SIZE, 0);
+		__bio_add_page(tc->bio, tc->pages[i], NVM_MEM_SEC_SIZE, 0);
 		/* the pattern follows the device address, whatever the path */
 		tc->dppa[i] = nvm_mem_encode(&m->ppaf, ch, lun, blk, pl, pg,
 					     sec);
