@@ -23,6 +23,8 @@
 #include <linux/delay.h>
 #include <linux/lightnvm.h>
 
+#include "compat.h"
+
 static bool check_blocks;
 module_param(check_blocks, bool, 0644);
 MODULE_PARM_DESC(check_blocks, "At create, take all free blocks and check them against the bad block table");
@@ -149,6 +151,7 @@ static void *tgt_test_init(struct nvm_target *tgt, struct gendisk *disk,
 {
 	const struct nvm_geo *geo = &tgt->dev->geo;
 	int nr_luns = conf->lun_end - conf->lun_begin + 1;
+	struct queue_limits lim;
 	struct tgt_test *t;
 	u8 *blks;
 	int i, ret = 0;
@@ -181,7 +184,11 @@ static void *tgt_test_init(struct nvm_target *tgt, struct gendisk *disk,
 			t->erase_errors);
 	}
 
-	blk_queue_logical_block_size(disk->queue, geo->sec_size);
+	lim = queue_limits_start_update(disk->queue);
+	lim.logical_block_size = geo->sec_size;
+	ret = queue_limits_commit_update(disk->queue, &lim);
+	if (ret)
+		goto err_free;
 	set_capacity(disk, (sector_t)nr_luns * geo->sec_per_lun *
 		     (geo->sec_size >> SECTOR_SHIFT));
 	return t;
