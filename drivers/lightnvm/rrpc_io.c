@@ -571,14 +571,18 @@ void rrpc_lun_set_full(struct rrpc_lun *rlun, bool full)
 	/* no space, and GC just found none: what flushes wait for stays */
 	if (full && all)
 		list_splice_init(&rrpc->flush_list, &failed);
-	/* logged in the order of the changes */
+	spin_unlock(&rrpc->wb_lock);
+	/*
+	 * Logged outside the lock (a serial console takes milliseconds a
+	 * line); two LUNs changing at once may log in either order, the
+	 * flags above are what counts.
+	 */
 	if (all && !was)
 		pr_err("%s: no LUN has a free block left or anything to garbage collect (grown bad blocks ate the spare): writes fail with -ENOSPC, flushes with -EIO, reads work; discarding data lets GC resume\n",
 		       rrpc->disk->disk_name);
 	else if (!all && was)
 		pr_info("%s: LUN %d has free blocks again: writes resume\n",
 			rrpc->disk->disk_name, rlun->parent->id);
-	spin_unlock(&rrpc->wb_lock);
 	rrpc_flush_fail(rrpc, &failed, "out of space");
 	if (all == was)
 		return;
