@@ -28,6 +28,8 @@ load_conf() {
 	unset -f group_setup
 	# shellcheck disable=SC1090
 	[ -f "$conf" ] && . "$conf"
+	# the series of the run, for tests that check the kernel they got
+	APPEND="$APPEND lnvm.kver=${LNVM_KVER:-6.1}"
 	if [ "$KERNEL" = debug ] && [ "${LNVM_KERNEL:-debug}" = kcsan ]; then
 		KERNEL=kcsan
 		SLOW=$((SLOW * ${LNVM_KCSAN_SLOW:-3}))

@@ -20,17 +20,27 @@ stage_dkms() {
 	echo "$rel"
 }
 
+# LNVM_KVER=6.12 (make check KVER=6.12): the debug, kcsan and stock
+# flavors are those of the 6.12 series (build/kernel-6.12, ...)
+SFX=""
+[ "${LNVM_KVER:-6.1}" = 6.12 ] && SFX=-6.12
+
 # kernel_of FLAVOR: prints "bzImage mods-dir"
 kernel_of() {
 	local v
 	case $1 in
 	debug)
-		echo "$B/kernel/arch/x86/boot/bzImage $B/kmods/debug" ;;
+		echo "$B/kernel$SFX/arch/x86/boot/bzImage $B/kmods/debug$SFX" ;;
 	kcsan)
-		echo "$B/kernel-kcsan/arch/x86/boot/bzImage $B/kmods/kcsan" ;;
+		echo "$B/kernel-kcsan$SFX/arch/x86/boot/bzImage $B/kmods/kcsan$SFX" ;;
 	stock)
-		v=$(cat "$B/kmods/stock.release" 2>/dev/null) || return 1
-		echo "/boot/vmlinuz-$v $B/kmods/stock" ;;
+		v=$(cat "$B/kmods/stock$SFX.release" 2>/dev/null) || return 1
+		echo "/boot/vmlinuz-$v $B/kmods/stock$SFX" ;;
+	stock-6.12)
+		# Debian's stock 6.12 kernel whatever the series of the run
+		# (make modules-6.12 built the modules against its headers)
+		v=$(cat "$B/kmods/stock-6.12.release" 2>/dev/null) || return 1
+		echo "/boot/vmlinuz-$v $B/kmods/stock-6.12" ;;
 	stock-dkms)
 		# Debian's kernel with the modules of the lightnvm-dkms package
 		v=$(stage_dkms) || return 1
@@ -57,7 +67,7 @@ pack_modules() {
 # of this boot's tests ("script name" lines) and the lines carried over
 # from the group's earlier boots. Uses the caller's KERNEL and TESTMODS.
 make_run_cpio() {
-	local group=$1 out=$2 runlist=$3 stage=$B/vm/$1/stage tm=$B/testmods
+	local group=$1 out=$2 runlist=$3 stage=$B/vm/$1/stage tm=$B/testmods$SFX
 	rm -rf "$stage"
 	mkdir -p "$stage/lnvm/tests" "$stage/usr/bin"
 	cp "$here/vm/init" "$stage/init"
@@ -68,7 +78,7 @@ make_run_cpio() {
 	if [ -d "$B/tools" ]; then
 		find "$B/tools" -maxdepth 1 -type f -perm -u+x -exec cp {} "$stage/usr/bin/" \;
 	fi
-	[ "$KERNEL" = kcsan ] && tm=$B/testmods-kcsan
+	[ "$KERNEL" = kcsan ] && tm=$B/testmods-kcsan$SFX
 	if [ -d "$tm/$group" ]; then
 		cp -r "$tm/$group" "$stage/lnvm/modules"
 	elif [ -n "$TESTMODS" ] && [ -d "$tm/debug" ]; then
