@@ -895,7 +895,7 @@ static uint64_t run_workload(struct cfg *c, struct wl *w)
 			 c->tgt);
 		f = fopen(path, "r");
 		if (!f || !fgets(v1, sizeof(v1), f) || v1[0] != '1')
-			die(3, "%s: hot/cold separation is off (too little spare? use 16 blocks a LUN and --op 100)",
+			die(3, "%s: hot/cold separation is off (too little spare? use 20 blocks a LUN and --op 50)",
 			    c->tgt);
 		fclose(f);
 	}
