@@ -1013,7 +1013,6 @@ static bool rrpc_ckpt_read(struct rrpc *rrpc, const struct rrpc_ckpt_hdr *h,
  *
  * Return: true if the checkpoint can be trusted.
  */
-VISIBLE_IF_KUNIT
 bool rrpc_ckpt_matches(struct rrpc *rrpc, const struct rrpc_ckpt_blk *tbl,
 		       const u8 *probe, const u64 *bseq, u64 seq)
 {
