@@ -60,9 +60,13 @@ ocssd2_lba() {
 # whole of it, or LEN bytes from byte OFFSET); prints the status.
 ocssd2_chunk_log() {
 	local off=${2:-0} len=${3:-$((OC2_NCHUNKS * 32))}
-	nvme get-log "$OCSSD_CTRL" --log-id=0xca --namespace-id="$OCSSD_NSID" \
-		--log-len="$len" --lpo="$off" --raw-binary >"$1" 2>"$OCSSD_TMP/err"
-	_ocssd_status "$OCSSD_TMP/err"
+	# nvme-cli says nothing on success here: its exit status decides
+	if nvme get-log "$OCSSD_CTRL" --log-id=0xca --namespace-id="$OCSSD_NSID" \
+		--log-len="$len" --lpo="$off" --raw-binary >"$1" 2>"$OCSSD_TMP/err"; then
+		echo 0x0
+	else
+		_ocssd_status "$OCSSD_TMP/err"
+	fi
 }
 
 # ocssd2_desc FILE I: descriptor I of a chunk log in FILE, as
