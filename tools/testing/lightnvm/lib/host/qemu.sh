@@ -15,12 +15,17 @@ lnvm_qemu() {
 	# capability for a moment and KASAN then takes an interrupt handler's
 	# direct-map access for a wild one (a boot-time splat that TCG's slow
 	# early boot makes likely under load); 4-level paging avoids it
-	timeout -k 10 "$limit" "$QEMU" -accel tcg -M pc -cpu max,la57=off \
-		-smp "$smp" -m "$mem" -nodefaults -no-user-config -display none \
-		-L /usr/share/seabios -L /usr/share/qemu \
-		-serial stdio -no-reboot \
-		-kernel "$kimg" -initrd "$initrd" -append "$append" \
-		"$@" </dev/null 2>&1
+	# (the outer 2>/dev/null takes only bash's own "Killed" line when a
+	# power cut kills the boot: QEMU's messages go to stdout)
+	{
+		timeout -k 10 "$limit" "$QEMU" -accel tcg -M pc \
+			-cpu max,la57=off -smp "$smp" -m "$mem" -nodefaults \
+			-no-user-config -display none \
+			-L /usr/share/seabios -L /usr/share/qemu \
+			-serial stdio -no-reboot \
+			-kernel "$kimg" -initrd "$initrd" -append "$append" \
+			"$@" </dev/null 2>&1
+	} 2>/dev/null
 }
 
 # lnvm_cpio DIR OUT: DIR's tree as a newc archive (owner root, sorted)
