@@ -835,6 +835,6 @@ void rrpc_gc_kick(struct rrpc_lun *rlun);
 void rrpc_wr_kick(struct rrpc_lun *rlun);
 void rrpc_blk_close(struct rrpc_lun *rlun, struct rrpc_block *rblk);
 struct rrpc_block *rrpc_get_blk(struct rrpc_lun *rlun, bool gc);
-int rrpc_gc_trims(struct rrpc_lun *rlun, u64 upto, bool unbuf);
+int rrpc_gc_trims(struct rrpc_lun *rlun, u64 max_seq, bool unbuf);
 
 #endif /* _RRPC_H */

@@ -381,7 +381,7 @@ static bool rrpc_gc_program(struct rrpc_lun *rlun)
  * rrpc_gc_trims() - program pending trim records into a LUN's GC stream
  * @rlun: the LUN, whose GC unit is empty (its GC work, or teardown after
  *	the workers stopped)
- * @upto: the records with a sequence number up to this one
+ * @max_seq: the records with a sequence number up to this one
  * @unbuf: only those the write buffer had no room for
  *
  * Each record goes as a copy with its own sequence number (another copy may
@@ -392,7 +392,7 @@ static bool rrpc_gc_program(struct rrpc_lun *rlun)
  * Return: 0 once no such record is pending; -ENOSPC if the LUN has no block
  * left; -ENODEV once the device is dead.
  */
-int rrpc_gc_trims(struct rrpc_lun *rlun, u64 upto, bool unbuf)
+int rrpc_gc_trims(struct rrpc_lun *rlun, u64 max_seq, bool unbuf)
 {
 	struct rrpc *rrpc = rlun->rrpc;
 	struct rrpc_unit *u = &rlun->gc.unit;
@@ -408,7 +408,7 @@ int rrpc_gc_trims(struct rrpc_lun *rlun, u64 upto, bool unbuf)
 			struct rrpc_oob *oob = u->meta + u->nr * oob_size;
 			struct rrpc_trim_rec *tr = page_address(u->pages[u->nr]);
 
-			if (t->seq > upto)
+			if (t->seq > max_seq)
 				break;
 			if (unbuf && t->unit != RRPC_ADDR_EMPTY)
 				continue;
