@@ -15,6 +15,8 @@
 #   make check         build everything and run the tests [TESTS=pattern KERNEL=kcsan LONG=1 KVER=6.12]
 #   make powercut      100 power cuts on nvm_mem, then killed QEMU boots
 #                      [PC_CUTS=80 PC_EXT4=20 PC_QEMU=20]; not in check
+#   make crashcheck    every crash state of the explorer's workloads, at
+#                      least 10 000 [CRASH_SEEDS=5 CRASH_KERNEL=stock|debug]
 #   make faults        the whole fault matrix: rrpc state x fault x
 #                      operation (tests/faults; check runs a slice)
 #   make bench         the benchmarks (P1-P7, recovery) in one boot of
@@ -42,6 +44,10 @@ KDIR	?= $(lastword $(sort $(wildcard /usr/src/linux-headers-$(KVER).*-amd64)))
 KREL	 = $(shell sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' $(KDIR)/include/generated/utsrelease.h 2>/dev/null)
 JOBS	?= $(shell nproc)
 TESTS	?=
+# make crashcheck: recordings per workload (ext4: at most 2) and kernel
+# (stock: Debian's with make modules-record; debug: ours, KASAN and lockdep)
+CRASH_SEEDS  ?= 5
+CRASH_KERNEL ?= stock
 # the demo's device: the memory-backed nvm_mem0 or the QEMU Open-Channel SSD
 DEVICE	?= mem
 DEMO_GROUP_mem	 := demo
@@ -59,14 +65,14 @@ TOOLS_SRC   := $(wildcard tools/lightnvm/*.c) \
 	       $(wildcard tools/testing/lightnvm/progs/*.c)
 TOOLS_BIN   := $(patsubst %.c,$(B)/tools/%,$(notdir $(TOOLS_SRC)))
 
-.PHONY: all modules modules-6.12 modules_install kernel qemu tools initramfs testmods \
+.PHONY: all modules modules-record modules-6.12 modules_install kernel qemu tools initramfs testmods \
 	kernel-kcsan testmods-kcsan \
 	deps check demo demo-fresh bench deb powercut crashcheck faults clean distclean help
 
 all: modules
 
 help:
-	@sed -n '3,28p' $(TOP)/Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,30p' $(TOP)/Makefile | sed 's/^# \{0,1\}//'
 
 # Build in a tree of symlinks under build/ so that objects never land in
 # the source tree.
@@ -82,15 +88,27 @@ define oot_tree
 	done
 endef
 
-modules:
+# oot_modules FLAVOR [MAKE-ARGS]: the modules for Debian's kernel (KDIR)
+# built in build/oot/FLAVOR and staged in build/kmods/FLAVOR, with the
+# kernel release they are for in build/kmods/FLAVOR.release
+define oot_modules
 	@test -n "$(KDIR)" -a -d "$(KDIR)" || \
 		{ echo "no kernel headers: install linux-headers-amd64 or set KDIR"; exit 1; }
-	$(call oot_tree,$(B)/oot/stock$(SFX))
-	$(MAKE) -C $(KDIR) M=$(B)/oot/stock$(SFX) W=1 modules
-	@rm -rf $(B)/kmods/stock$(SFX)
-	$(MAKE) -s -C $(KDIR) M=$(B)/oot/stock$(SFX) INSTALL_MOD_PATH=$(B)/kmods/stock$(SFX) \
-		INSTALL_MOD_DIR=extra DEPMOD=/bin/true CONFIG_MODULE_SIG_ALL= modules_install
-	@echo $(KREL) > $(B)/kmods/stock$(SFX).release
+	$(call oot_tree,$(B)/oot/$(1))
+	$(MAKE) -C $(KDIR) M=$(B)/oot/$(1) W=1 $(2) modules
+	@rm -rf $(B)/kmods/$(1)
+	$(MAKE) -s -C $(KDIR) M=$(B)/oot/$(1) INSTALL_MOD_PATH=$(B)/kmods/$(1) \
+		INSTALL_MOD_DIR=extra DEPMOD=/bin/true CONFIG_MODULE_SIG_ALL= $(2) modules_install
+	@echo $(KREL) > $(B)/kmods/$(1).release
+endef
+
+modules:
+	$(call oot_modules,stock$(SFX))
+
+# the same with nvm_mem's recorder (make crashcheck's kernel flavor
+# stock-record)
+modules-record:
+	$(call oot_modules,stock-record$(SFX),LNVM_RECORD=1)
 
 # the modules for Debian's stock 6.12 kernel (the stock-6.12 VM group of
 # make check), when its headers are installed
@@ -172,9 +190,10 @@ powercut: deps
 # subset of them). Prints "N states checked, M violations" per workload;
 # long. Not in check. See Documentation/lightnvm/crashcheck.rst.
 crashcheck: deps
-	@$(MAKE) --no-print-directory kernel testmods qemu tools initramfs || \
+	@$(MAKE) --no-print-directory kernel testmods qemu tools initramfs modules-record || \
 		{ echo "crashcheck: build failed"; exit 1; }
-	@LNVM_CRASH_FULL=1 LNVM_KERNEL=debug bash $(TOP)/tools/testing/lightnvm/check crash
+	@LNVM_CRASH_FULL=1 LNVM_CRASH_SEEDS=$(CRASH_SEEDS) LNVM_CRASH_KERNEL=$(CRASH_KERNEL) \
+		LNVM_KERNEL=debug bash $(TOP)/tools/testing/lightnvm/check crash
 
 # make faults: every cell of the fault matrix (the VM group faults with
 # LNVM_FAULTS_FULL=1; make check runs a slice of it): one table line per

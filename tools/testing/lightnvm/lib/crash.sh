@@ -61,23 +61,38 @@ crash_summary() {
 
 # crash_requires: what every test of the group needs
 crash_requires() {
-	_have_module rrpc && _have_module nvm_mem && _have_program lnvm_crash &&
-		[ -d /sys/kernel/config ] || return 1
-	[ -n "$(ls /sys/kernel/debug 2>/dev/null)" ] || { echo "no debugfs"; return 1; }
+	_have_module rrpc && _have_module nvm_mem && _have_program lnvm_crash ||
+		return 1
+	_rrpc_load >/dev/null 2>&1
+	[ -d "$RRPC_CFS" ] || { echo "no nvm_mem in configfs"; return 1; }
+	[ -e "$/sys/kernel/debug/nvm_mem" ] || [ -n "$(ls /sys/kernel/debug 2>/dev/null)" ] ||
+		{ echo "no debugfs"; return 1; }
+}
+
+# crash_seeds: the number of recordings per workload under `make
+# crashcheck` (lnvm.crash_seeds, make's CRASH_SEEDS), at most
+# CRASH_SEEDS_MAX when the caller sets it (ext4's states cost ten times
+# as much)
+crash_seeds() {
+	local _k
+	_k=$(_lnvm_arg crash_seeds 1)
+	[ -n "${CRASH_SEEDS_MAX:-}" ] && [ "$_k" -gt "$CRASH_SEEDS_MAX" ] &&
+		_k=$CRASH_SEEDS_MAX
+	echo "$_k"
 }
 
 # crash_test NAME WORKLOAD SUBSET [lnvm_crash options]: the test of one
-# workload. Under `make crashcheck` every state of CRASH_SEEDS recordings
-# (seeds 1..CRASH_SEEDS, default 1: another workload for the random ones,
-# other timings for all), a second recovery on every second state, a cut
-# during recovery on every 25th and on the first of each class; in make
-# check SUBSET evenly spaced states of one recording, a second recovery
-# on every fourth, a cut during recovery on the first.
+# workload. Under `make crashcheck` every state of crash_seeds recordings
+# (seeds 1..N: another workload for the random ones, other timings for
+# all), a second recovery on every second state, a cut during recovery
+# on every 25th and on the first of each class; in make check SUBSET
+# evenly spaced states of one recording, a second recovery on every
+# fourth, a cut during recovery on the first.
 crash_test() {
 	local _n=$1 _wl=$2 _sub=$3 _s
 	shift 3
 	if [ "$(crash_full)" = 1 ]; then
-		for _s in $(seq 1 "${CRASH_SEEDS:-1}"); do
+		for _s in $(seq 1 "$(crash_seeds)"); do
 			crash_run "$_n" "$_wl" --seed "$_s" --second 2 --rcut 25 \
 				--rcut-class "$@" || return 1
 		done

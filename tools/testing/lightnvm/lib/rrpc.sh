@@ -37,6 +37,10 @@ _rrpc_load() {
 	if [ ! -d /sys/module/nvm_mem ]; then
 		_modprobe nvm_mem nr_devices=0 || return 1
 	fi
+	# Debian's kernel has configfs as a module, which nvm_mem just
+	# loaded: /init could not mount it
+	grep -q " /sys/kernel/config " /proc/mounts ||
+		_try "cannot mount configfs" mount -t configfs configfs /sys/kernel/config
 }
 
 # _rrpc_unload: unload the stack (every target and device must be gone).

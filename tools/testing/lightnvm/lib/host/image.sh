@@ -36,6 +36,10 @@ kernel_of() {
 	stock)
 		v=$(cat "$B/kmods/stock$SFX.release" 2>/dev/null) || return 1
 		echo "/boot/vmlinuz-$v $B/kmods/stock$SFX" ;;
+	stock-record)
+		# the same with nvm_mem's recorder (make modules-record)
+		v=$(cat "$B/kmods/stock-record$SFX.release" 2>/dev/null) || return 1
+		echo "/boot/vmlinuz-$v $B/kmods/stock-record$SFX" ;;
 	stock-6.12)
 		# Debian's stock 6.12 kernel whatever the series of the run
 		# (make modules-6.12 built the modules against its headers)
