@@ -57,7 +57,7 @@ struct gennvm_lun {
 struct gennvm_dev {
 	struct nvm_dev		*dev;
 	int			nr_luns;
-	struct gennvm_lun		*luns;
+	struct gennvm_lun	*luns;
 	spinlock_t		lock;	/* see above */
 	unsigned long		*reserved;
 	struct list_head	marks;
