@@ -3,8 +3,10 @@
  * LightNVM core, private declarations shared by the core's files: the
  * global lock and the lists it protects (devices, media managers, target
  * types, targets), the class of the device objects, and the entry points
- * of the control device (ctl.c), target life cycle (target.c) and sysfs
- * (sysfs.c).
+ * of the registries (core.c), the control device (ctl.c), the target life
+ * cycle (target.c) and sysfs (sysfs.c). The core's other file, geo.c
+ * (identity validation and geometry), is declared in
+ * include/linux/lightnvm.h: drivers and KUnit suites call it too.
  */
 #ifndef _LIGHTNVM_CORE_H
 #define _LIGHTNVM_CORE_H

@@ -2,10 +2,13 @@
 /*
  * nvm_mem, the memory-backed open-channel device: private declarations
  * shared by its files. media.c owns the NAND model (pure logic, no core
- * calls), main.c the module, its parameters and the device operations,
- * configfs.c the configfs instances, debugfs.c the counters and fault
- * injection knobs, record.c the recorder and replayer of the crash-state
- * explorer (CONFIG_NVM_MEM_RECORD).
+ * calls), timing.c the NAND timing model (pure logic too), main.c the
+ * module, its parameters and the device operations, configfs.c the
+ * configfs instances, debugfs.c the counters and the debugfs directory,
+ * fault.c the fault injection knobs (CONFIG_NVM_MEM_FAULT_INJECTION),
+ * record.c the recorder and replayer of the crash-state explorer
+ * (CONFIG_NVM_MEM_RECORD); media_test.c and timing_test.c are the KUnit
+ * suites of media.c and timing.c.
  */
 #ifndef _NVM_MEM_H
 #define _NVM_MEM_H
