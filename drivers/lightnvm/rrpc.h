@@ -30,6 +30,27 @@
 
 #include "compat.h"
 
+/*
+ * Every message of rrpc's files starts with "rrpc: " and, once a target
+ * exists, its disk name: rrpc_err(rrpc, ...) and its siblings below. The
+ * prefix is defined here, for all of rrpc's files, as null_blk does.
+ */
+#undef pr_fmt
+#define pr_fmt(fmt) "rrpc: " fmt
+
+#define rrpc_err(rrpc, fmt, ...) \
+	pr_err("%s: " fmt, (rrpc)->disk->disk_name, ##__VA_ARGS__)
+#define rrpc_warn(rrpc, fmt, ...) \
+	pr_warn("%s: " fmt, (rrpc)->disk->disk_name, ##__VA_ARGS__)
+#define rrpc_info(rrpc, fmt, ...) \
+	pr_info("%s: " fmt, (rrpc)->disk->disk_name, ##__VA_ARGS__)
+#define rrpc_dbg(rrpc, fmt, ...) \
+	pr_debug("%s: " fmt, (rrpc)->disk->disk_name, ##__VA_ARGS__)
+#define rrpc_err_ratelimited(rrpc, fmt, ...) \
+	pr_err_ratelimited("%s: " fmt, (rrpc)->disk->disk_name, ##__VA_ARGS__)
+#define rrpc_warn_ratelimited(rrpc, fmt, ...) \
+	pr_warn_ratelimited("%s: " fmt, (rrpc)->disk->disk_name, ##__VA_ARGS__)
+
 #define RRPC_ADDR_EMPTY		U32_MAX		/* no address */
 #define RRPC_ADDR_LOST		(U32_MAX - 1)	/* data lost: reads fail */
 

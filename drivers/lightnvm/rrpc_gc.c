@@ -14,8 +14,6 @@
  * the data of the least erased block when the erase counts spread.
  */
 
-#define pr_fmt(fmt) "rrpc: " fmt
-
 #include <linux/blkdev.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
@@ -202,9 +200,9 @@ struct rrpc_block *rrpc_get_blk(struct rrpc_lun *rlun, bool gc)
 		ret = rblk->erased ? 0 : rrpc_erase(rlun, rblk, false);
 		if (ret == -EIO) {
 			/* the media manager marked it grown bad: put retires it */
-			pr_err_ratelimited("%s: erase of block %u (LUN %d) failed (%d), retiring it\n",
-					   rrpc->disk->disk_name, blk->id,
-					   rlun->parent->id, ret);
+			rrpc_err_ratelimited(rrpc, "erase of block %u (LUN %d) failed (%d), retiring it\n",
+					     blk->id,
+					     rlun->parent->id, ret);
 			nvm_put_blk(rrpc->dev, blk);
 			continue;
 		}
@@ -507,8 +505,8 @@ retry:
 			 * stay on the media: GC writes it anew, with a fresh
 			 * sequence number, where the copy would have gone.
 			 */
-			pr_err_ratelimited("%s: GC could not read the superblock record at sector %u: writing it anew\n",
-					   rrpc->disk->disk_name, u->old[k]);
+			rrpc_err_ratelimited(rrpc, "GC could not read the superblock record at sector %u: writing it anew\n",
+					     u->old[k]);
 			rrpc_sb_fill(rrpc, page_address(u->pages[k]));
 			oob->lba = cpu_to_le32(RRPC_LBA_SB);
 			oob->lun_begin = cpu_to_le16(rrpc->lun_begin);
@@ -525,8 +523,8 @@ retry:
 			if (u->lba[k] == RRPC_LBA_TRIM)
 				rrpc_rec_drop(rrpc, u->old[k]);
 			spin_unlock(&rrpc->map_lock);
-			pr_err_ratelimited("%s: GC could not read the record at sector %u\n",
-					   rrpc->disk->disk_name, u->old[k]);
+			rrpc_err_ratelimited(rrpc, "GC could not read the record at sector %u\n",
+					     u->old[k]);
 			u->lba[k] = RRPC_LBA_PAD;
 			continue;
 		}
@@ -536,15 +534,15 @@ retry:
 			if (rrpc_map_lose(rrpc, u->lba[k], u->old[k]))
 				atomic64_inc(&rrpc->stats.lost);
 			spin_unlock(&rrpc->map_lock);
-			pr_err_ratelimited("%s: GC could not read sector %u (lba %u): data lost\n",
-					   rrpc->disk->disk_name, u->old[k], u->lba[k]);
+			rrpc_err_ratelimited(rrpc, "GC could not read sector %u (lba %u): data lost\n",
+					     u->old[k], u->lba[k]);
 			u->lba[k] = RRPC_ADDR_EMPTY;
 			continue;
 		}
 		if (le32_to_cpu(oob->lba) != u->lba[k]) {
-			pr_warn_ratelimited("%s: sector %u holds lba %u in its OOB, map says %u\n",
-					    rrpc->disk->disk_name, u->old[k],
-					    le32_to_cpu(oob->lba), u->lba[k]);
+			rrpc_warn_ratelimited(rrpc, "sector %u holds lba %u in its OOB, map says %u\n",
+					      u->old[k],
+					      le32_to_cpu(oob->lba), u->lba[k]);
 			oob->lba = cpu_to_le32(u->lba[k]);
 		}
 		if (u->lba[k] != RRPC_LBA_TRIM)

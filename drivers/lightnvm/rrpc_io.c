@@ -15,8 +15,6 @@
  * the writers, which wait for GC to free blocks).
  */
 
-#define pr_fmt(fmt) "rrpc: " fmt
-
 #include <linux/blkdev.h>
 #include <linux/delay.h>
 #include <linux/blk-mq.h>
@@ -356,8 +354,8 @@ static void rrpc_unit_drop(struct rrpc *rrpc, struct rrpc_unit *u)
 	spin_unlock(&rrpc->map_lock);
 	atomic64_add(n, &rrpc->stats.dropped);
 	if (n)
-		pr_err_ratelimited("%s: %u buffered sectors (write sequence %llu) could not be written and are lost\n",
-				   rrpc->disk->disk_name, n, u->seq);
+		rrpc_err_ratelimited(rrpc, "%u buffered sectors (write sequence %llu) could not be written and are lost\n",
+				     n, u->seq);
 	rrpc_unit_done(rrpc, u);
 }
 
@@ -378,8 +376,8 @@ static void rrpc_flush_fail(struct rrpc *rrpc, struct list_head *failed,
 		n++;
 	}
 	if (n)
-		pr_err_ratelimited("%s: %u flushes failed: the target is %s\n",
-				   rrpc->disk->disk_name, n, why);
+		rrpc_err_ratelimited(rrpc, "%u flushes failed: the target is %s\n",
+				     n, why);
 }
 
 /* The target is dead: fail every flush waiting. Context: a LUN writer. */
@@ -410,8 +408,8 @@ void rrpc_set_dead(struct rrpc *rrpc, const char *why)
 
 	if (xchg(&rrpc->dead, true))
 		return;
-	pr_err("%s: %s: the disk is read-only from now on; data not yet flushed is lost\n",
-	       rrpc->disk->disk_name, why);
+	rrpc_err(rrpc, "%s: the disk is read-only from now on; data not yet flushed is lost\n",
+		 why);
 	for (i = 0; i < rrpc->nr_luns; i++)
 		rrpc_wr_kick(&rrpc->luns[i]);
 }
@@ -455,15 +453,15 @@ static int rrpc_host_err(struct rrpc *rrpc, enum rrpc_cmd kind,
 		ms = jiffies_to_msecs(jiffies - since);
 	n = max_t(int, n, tries);
 	if (n > RRPC_HOST_RETRIES || ms >= RRPC_HOST_DEAD_MS) {
-		pr_err("%s: %s failed (%d/0x%x), not by the media: %d failures in a row over %u ms, no %s succeeding\n",
-		       rrpc->disk->disk_name, what, ret, error, n, ms,
-		       rrpc_cmd_names[kind]);
+		rrpc_err(rrpc, "%s failed (%d/0x%x), not by the media: %d failures in a row over %u ms, no %s succeeding\n",
+			 what, ret, error, n, ms,
+			 rrpc_cmd_names[kind]);
 		rrpc_set_dead(rrpc, rrpc_cmd_dead[kind]);
 		return 0;
 	}
-	pr_warn_ratelimited("%s: %s failed (%d/0x%x), not a media error: retry %d of %d\n",
-			    rrpc->disk->disk_name, what, ret, error, n,
-			    RRPC_HOST_RETRIES);
+	rrpc_warn_ratelimited(rrpc, "%s failed (%d/0x%x), not a media error: retry %d of %d\n",
+			      what, ret, error, n,
+			      RRPC_HOST_RETRIES);
 	return n;
 }
 
@@ -513,8 +511,8 @@ bool rrpc_submit_busy(struct rrpc *rrpc, int ret)
 {
 	if ((ret != -ENOMEM && ret != -EAGAIN) || READ_ONCE(rrpc->dead))
 		return false;
-	pr_warn_ratelimited("%s: no memory to submit a command (%d): trying again\n",
-			    rrpc->disk->disk_name, ret);
+	rrpc_warn_ratelimited(rrpc, "no memory to submit a command (%d): trying again\n",
+			      ret);
 	msleep(RRPC_SUBMIT_RETRY_MS);
 	return true;
 }
@@ -578,11 +576,10 @@ void rrpc_lun_set_full(struct rrpc_lun *rlun, bool full)
 	 * flags above are what counts.
 	 */
 	if (all && !was)
-		pr_err("%s: no LUN has a free block left or anything to garbage collect (grown bad blocks ate the spare): writes fail with -ENOSPC, flushes with -EIO, reads work; discarding data lets GC resume\n",
-		       rrpc->disk->disk_name);
+		rrpc_err(rrpc, "no LUN has a free block left or anything to garbage collect (grown bad blocks ate the spare): writes fail with -ENOSPC, flushes with -EIO, reads work; discarding data lets GC resume\n");
 	else if (!all && was)
-		pr_info("%s: LUN %d has free blocks again: writes resume\n",
-			rrpc->disk->disk_name, rlun->parent->id);
+		rrpc_info(rrpc, "LUN %d has free blocks again: writes resume\n",
+			  rlun->parent->id);
 	rrpc_flush_fail(rrpc, &failed, "out of space");
 	if (all == was)
 		return;
@@ -728,9 +725,9 @@ int rrpc_program(struct rrpc_lun *rlun, struct rrpc_unit *u, bool gc)
 	}
 	if (ret || rqd->error) {
 		atomic64_inc(&rrpc->stats.write_errors);
-		pr_err_ratelimited("%s: program of block %u (LUN %d) failed (%d/0x%x), retiring it\n",
-				   rrpc->disk->disk_name, rblk->parent->id,
-				   rlun->parent->id, ret, rqd->error);
+		rrpc_err_ratelimited(rrpc, "program of block %u (LUN %d) failed (%d/0x%x), retiring it\n",
+				     rblk->parent->id,
+				     rlun->parent->id, ret, rqd->error);
 		rblk->bad = true;
 		/* the core marks the blocks of a reported program failure */
 		atomic64_inc(&rrpc->stats.grown_bad);
@@ -957,10 +954,9 @@ static void rrpc_read_end_io(struct nvm_rq *rqd)
 		    rrpc_read_requeue(rrpc, rq, rrq, error))
 			return;
 		atomic64_inc(&rrpc->stats.read_errors);
-		pr_err_ratelimited("%s: read of sectors %llu+%u failed (0x%x)\n",
-				   rrpc->disk->disk_name,
-				   blk_rq_pos(rq) >> RRPC_SECT512_SHIFT,
-				   blk_rq_bytes(rq) >> RRPC_SECTOR_SHIFT, error);
+		rrpc_err_ratelimited(rrpc, "read of sectors %llu+%u failed (0x%x)\n",
+				     blk_rq_pos(rq) >> RRPC_SECT512_SHIFT,
+				     blk_rq_bytes(rq) >> RRPC_SECTOR_SHIFT, error);
 		st = BLK_STS_IOERR;
 	}
 	blk_mq_end_request(rq, st);
@@ -1048,8 +1044,8 @@ static blk_status_t rrpc_read_rq(struct rrpc *rrpc, struct request *rq,
 	spin_unlock(&rrpc->map_lock);
 
 	if (unlikely(lost)) {
-		pr_err_ratelimited("%s: read of sectors %u+%u hits data lost to a media error\n",
-				   rrpc->disk->disk_name, lba, nr);
+		rrpc_err_ratelimited(rrpc, "read of sectors %u+%u hits data lost to a media error\n",
+				     lba, nr);
 		rrpc_read_put(rrpc, rrq, nr, false);
 		goto fail;
 	}
@@ -1102,8 +1098,8 @@ static blk_status_t rrpc_read_rq(struct rrpc *rrpc, struct request *rq,
 			atomic64_sub(nr, &rrpc->stats.user_read);
 			return BLK_STS_RESOURCE;
 		}
-		pr_err_ratelimited("%s: read submission failed: %d\n",
-				   rrpc->disk->disk_name, ret);
+		rrpc_err_ratelimited(rrpc, "read submission failed: %d\n",
+				     ret);
 		goto fail_bio;
 	}
 	return BLK_STS_OK;

@@ -5,8 +5,6 @@
  * create request, capacity, queue limits) and its sysfs statistics.
  */
 
-#define pr_fmt(fmt) "rrpc: " fmt
-
 #include <linux/module.h>
 #include <linux/blkdev.h>
 #include <linux/slab.h>
@@ -43,51 +41,51 @@ static int rrpc_temps_for(struct rrpc *rrpc)
 	       DIV_ROUND_UP_ULL(rrpc->nr_lbas, rrpc->spb);
 	spare = rrpc->good_blocks > data ? rrpc->good_blocks - data : 0;
 	if (spare < (u64)rrpc->nr_luns * RRPC_HC_MIN_SPARE) {
-		pr_info("%s: %llu spare blocks on %d LUNs: too few for hot/cold separation (%d per LUN)\n",
-			rrpc->disk->disk_name, spare, rrpc->nr_luns,
-			RRPC_HC_MIN_SPARE);
+		rrpc_info(rrpc, "%llu spare blocks on %d LUNs: too few for hot/cold separation (%d per LUN)\n",
+			  spare, rrpc->nr_luns,
+			  RRPC_HC_MIN_SPARE);
 		return 1;
 	}
 	return RRPC_TEMPS;
 }
 
-/* Validate the device and the create request. */
-static int rrpc_check(struct nvm_dev *dev, struct gendisk *disk,
-		      const struct nvm_tgt_conf *conf, u32 *op)
+/* Validate the device and the create request (@rrpc: device and disk set). */
+static int rrpc_check(struct rrpc *rrpc, const struct nvm_tgt_conf *conf,
+		      u32 *op)
 {
-	const struct nvm_geo *geo = &dev->geo;
-	const char *name = disk->disk_name;
+	struct nvm_dev *dev = rrpc->dev;
+	const struct nvm_geo *geo = rrpc->geo;
 	unsigned int max_sect = min_t(unsigned int,
 				      dev->ops->max_phys_sect ?: NVM_MAX_VLBA,
 				      NVM_MAX_VLBA);
 
 	if (geo->oob_size < RRPC_OOB_SIZE) {
-		pr_err("%s: device %s has %d OOB bytes per sector; rrpc stores each sector's LBA and write sequence number there and needs %d (nvm_mem: set oob_size >= %d)\n",
-		       name, dev->name, geo->oob_size, RRPC_OOB_SIZE,
-		       RRPC_OOB_SIZE);
+		rrpc_err(rrpc, "device %s has %d OOB bytes per sector; rrpc stores each sector's LBA and write sequence number there and needs %d (nvm_mem: set oob_size >= %d)\n",
+			 dev->name, geo->oob_size, RRPC_OOB_SIZE,
+			 RRPC_OOB_SIZE);
 		return -EINVAL;
 	}
 	if (geo->sec_size != RRPC_SECTOR_SIZE) {
-		pr_err("%s: device %s has %d-byte sectors; rrpc needs %d\n",
-		       name, dev->name, geo->sec_size, RRPC_SECTOR_SIZE);
+		rrpc_err(rrpc, "device %s has %d-byte sectors; rrpc needs %d\n",
+			 dev->name, geo->sec_size, RRPC_SECTOR_SIZE);
 		return -EINVAL;
 	}
 	if (geo->sec_per_pl < 1 || geo->sec_per_pl > max_sect ||
 	    geo->sec_per_blk % geo->sec_per_pl) {
-		pr_err("%s: device %s: a multi-plane page of %d sectors does not fit a command of %u\n",
-		       name, dev->name, geo->sec_per_pl, max_sect);
+		rrpc_err(rrpc, "device %s: a multi-plane page of %d sectors does not fit a command of %u\n",
+			 dev->name, geo->sec_per_pl, max_sect);
 		return -EINVAL;
 	}
 	/* the core checked that the range lies within the device */
 	if (conf->lun_end > U16_MAX) {
-		pr_err("%s: lun_end %d: rrpc records LUN ranges in 16 bits\n",
-		       name, conf->lun_end);
+		rrpc_err(rrpc, "lun_end %d: rrpc records LUN ranges in 16 bits\n",
+			 conf->lun_end);
 		return -EINVAL;
 	}
 	*op = conf->over_prov ? conf->over_prov : rrpc_default_op;
 	if (conf->over_prov < 0 || *op < 1 || *op > RRPC_MAX_OP) {
-		pr_err("%s: over_prov %d%%: must be 1..%d (0: default %u)\n",
-		       name, conf->over_prov, RRPC_MAX_OP, rrpc_default_op);
+		rrpc_err(rrpc, "over_prov %d%%: must be 1..%d (0: default %u)\n",
+			 conf->over_prov, RRPC_MAX_OP, rrpc_default_op);
 		return -EINVAL;
 	}
 	return 0;
@@ -102,10 +100,10 @@ static int rrpc_luns_init(struct rrpc *rrpc, const struct nvm_tgt_conf *conf)
 	rrpc->nr_blocks = rrpc->nr_luns * geo->blks_per_lun;
 	/* tiny blocks on many LUNs: refuse before kvmalloc() would warn */
 	if ((u64)rrpc->nr_blocks * sizeof(*rrpc->blocks) > RRPC_MAX_TABLE) {
-		pr_err("%s: %u blocks need %llu MiB of block descriptors, more than rrpc allocates (%u MiB); use fewer LUNs\n",
-		       rrpc->disk->disk_name, rrpc->nr_blocks,
-		       (u64)rrpc->nr_blocks * sizeof(*rrpc->blocks) >> 20,
-		       RRPC_MAX_TABLE >> 20);
+		rrpc_err(rrpc, "%u blocks need %llu MiB of block descriptors, more than rrpc allocates (%u MiB); use fewer LUNs\n",
+			 rrpc->nr_blocks,
+			 (u64)rrpc->nr_blocks * sizeof(*rrpc->blocks) >> 20,
+			 RRPC_MAX_TABLE >> 20);
 		return -EINVAL;
 	}
 	rrpc->luns = kvcalloc(rrpc->nr_luns, sizeof(*rrpc->luns), GFP_KERNEL);
@@ -121,9 +119,9 @@ static int rrpc_luns_init(struct rrpc *rrpc, const struct nvm_tgt_conf *conf)
 		rlun->idx = i;
 		rlun->parent = nvm_get_lun(rrpc->dev, conf->lun_begin + i);
 		if (!rlun->parent) {
-			pr_err("%s: LUN %d of %s not found\n",
-			       rrpc->disk->disk_name, conf->lun_begin + i,
-			       rrpc->dev->name);
+			rrpc_err(rrpc, "LUN %d of %s not found\n",
+				 conf->lun_begin + i,
+				 rrpc->dev->name);
 			return -EINVAL;
 		}
 		spin_lock_init(&rlun->lock);
@@ -133,10 +131,10 @@ static int rrpc_luns_init(struct rrpc *rrpc, const struct nvm_tgt_conf *conf)
 		INIT_LIST_HEAD(&rlun->gc.pending);
 
 		if (rrpc_lun_free(rlun) < RRPC_RSV_BLKS + 2) {
-			pr_err("%s: LUN %d of %s has %u free blocks; rrpc needs at least %d\n",
-			       rrpc->disk->disk_name, rlun->parent->id,
-			       rrpc->dev->name, rrpc_lun_free(rlun),
-			       RRPC_RSV_BLKS + 2);
+			rrpc_err(rrpc, "LUN %d of %s has %u free blocks; rrpc needs at least %d\n",
+				 rlun->parent->id,
+				 rrpc->dev->name, rrpc_lun_free(rlun),
+				 RRPC_RSV_BLKS + 2);
 			return -ENOSPC;
 		}
 		rrpc->good_blocks += rrpc_lun_free(rlun);
@@ -273,8 +271,8 @@ static int rrpc_set_limits(struct rrpc *rrpc)
 	nvm_lim_dma_alignment_set(&lim, q, RRPC_SECTOR_SIZE - 1);
 	ret = queue_limits_commit_update(q, &lim);
 	if (ret)
-		pr_err("%s: queue limits refused: %d\n",
-		       rrpc->disk->disk_name, ret);
+		rrpc_err(rrpc, "queue limits refused: %d\n",
+			 ret);
 	return ret;
 }
 
@@ -288,10 +286,6 @@ static void *rrpc_init(struct nvm_target *tgt, struct gendisk *disk,
 	u32 op, i;
 	int ret;
 
-	ret = rrpc_check(dev, disk, conf, &op);
-	if (ret)
-		return ERR_PTR(ret);
-
 	rrpc = kzalloc(sizeof(*rrpc), GFP_KERNEL);
 	if (!rrpc)
 		return ERR_PTR(-ENOMEM);
@@ -299,6 +293,9 @@ static void *rrpc_init(struct nvm_target *tgt, struct gendisk *disk,
 	rrpc->dev = dev;
 	rrpc->disk = disk;
 	rrpc->geo = geo;
+	ret = rrpc_check(rrpc, conf, &op);
+	if (ret)
+		goto err_check;
 	rrpc->nr_luns = conf->lun_end - conf->lun_begin + 1;
 	rrpc->lun_begin = conf->lun_begin;
 	rrpc->lun_end = conf->lun_end;
@@ -324,16 +321,16 @@ static void *rrpc_init(struct nvm_target *tgt, struct gendisk *disk,
 	nr_lbas = rrpc_capacity(rrpc->good_blocks, rrpc->nr_luns, rrpc->spb,
 				op);
 	if (rrpc->nr_paddrs >= RRPC_ADDR_LOST - 3) {
-		pr_err("%s: %llu sectors: too large for one rrpc target; use fewer LUNs\n",
-		       disk->disk_name, rrpc->nr_paddrs);
+		rrpc_err(rrpc, "%llu sectors: too large for one rrpc target; use fewer LUNs\n",
+			 rrpc->nr_paddrs);
 		ret = -EINVAL;
 		goto err_luns;
 	}
 	/* the largest table: the scan's 8 bytes per physical sector */
 	if (rrpc->nr_paddrs * sizeof(u64) > RRPC_MAX_TABLE) {
-		pr_err("%s: %llu sectors need a %llu MiB table to recover, more than rrpc allocates (%u MiB); use fewer LUNs\n",
-		       disk->disk_name, rrpc->nr_paddrs,
-		       rrpc->nr_paddrs * sizeof(u64) >> 20, RRPC_MAX_TABLE >> 20);
+		rrpc_err(rrpc, "%llu sectors need a %llu MiB table to recover, more than rrpc allocates (%u MiB); use fewer LUNs\n",
+			 rrpc->nr_paddrs,
+			 rrpc->nr_paddrs * sizeof(u64) >> 20, RRPC_MAX_TABLE >> 20);
 		ret = -EINVAL;
 		goto err_luns;
 	}
@@ -385,17 +382,17 @@ static void *rrpc_init(struct nvm_target *tgt, struct gendisk *disk,
 		goto err_workers;
 	set_capacity(disk, rrpc->nr_lbas << RRPC_SECT512_SHIFT);
 
-	pr_info("%s: on %s LUNs %d-%d: %u good blocks of %u sectors, %llu MiB, over-provisioning %u%%, hot/cold separation %s\n",
-		disk->disk_name, dev->name, conf->lun_begin, conf->lun_end,
-		rrpc->good_blocks, rrpc->spb,
-		rrpc->nr_lbas * RRPC_SECTOR_SIZE >> 20, op,
-		rrpc->temps > 1 ? "on" : "off");
-	pr_info("%s: recovered (%s): %llu sectors mapped in %u blocks, %u trim records, %u unreadable sectors; scanned %llu %s in %llu ms\n",
-		disk->disk_name, rrpc_rec_modes[rrpc->rec.mode],
-		rrpc->rec.mapped, rrpc->rec.blocks, rrpc->rec.trims,
-		rrpc->rec.torn, rrpc->rec.scanned,
-		rrpc->rec.mode == RRPC_REC_FACTORY ? "blocks erased" : "sectors",
-		rrpc->rec.ms);
+	rrpc_info(rrpc, "on %s LUNs %d-%d: %u good blocks of %u sectors, %llu MiB, over-provisioning %u%%, hot/cold separation %s\n",
+		  dev->name, conf->lun_begin, conf->lun_end,
+		  rrpc->good_blocks, rrpc->spb,
+		  rrpc->nr_lbas * RRPC_SECTOR_SIZE >> 20, op,
+		  rrpc->temps > 1 ? "on" : "off");
+	rrpc_info(rrpc, "recovered (%s): %llu sectors mapped in %u blocks, %u trim records, %u unreadable sectors; scanned %llu %s in %llu ms\n",
+		  rrpc_rec_modes[rrpc->rec.mode],
+		  rrpc->rec.mapped, rrpc->rec.blocks, rrpc->rec.trims,
+		  rrpc->rec.torn, rrpc->rec.scanned,
+		  rrpc->rec.mode == RRPC_REC_FACTORY ? "blocks erased" : "sectors",
+		  rrpc->rec.ms);
 	trace_rrpc_recover(disk->disk_name, rrpc_rec_modes[rrpc->rec.mode],
 			   rrpc->rec.ms, rrpc->rec.scanned, rrpc->rec.blocks,
 			   rrpc->rec.mapped, rrpc->rec.trims, rrpc->rec.torn);
@@ -421,6 +418,7 @@ err_maps:
 	rrpc_maps_free(rrpc);
 err_luns:
 	rrpc_luns_free(rrpc);
+err_check:
 	kfree(rrpc);
 	return ERR_PTR(ret);
 }
@@ -446,8 +444,8 @@ static void rrpc_exit(void *private)
 		if (!rrpc->luns[i].gc.unit.nr)
 			rrpc_gc_trims(&rrpc->luns[i], U64_MAX, true);
 	if (READ_ONCE(rrpc->nr_unbuf))
-		pr_err("%s: %u trim records could not be written: without a checkpoint, those discards are undone at the next creation\n",
-		       rrpc->disk->disk_name, rrpc->nr_unbuf);
+		rrpc_err(rrpc, "%u trim records could not be written: without a checkpoint, those discards are undone at the next creation\n",
+			 rrpc->nr_unbuf);
 	/* the next creation reads the map instead of scanning */
 	rrpc_ckpt_write(rrpc);
 

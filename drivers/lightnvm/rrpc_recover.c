@@ -9,8 +9,6 @@
  * superblock record that keeps the target's capacity on the media.
  */
 
-#define pr_fmt(fmt) "rrpc: " fmt
-
 #include <linux/blkdev.h>
 #include <linux/crc32.h>
 #include <linux/delay.h>
@@ -404,13 +402,13 @@ static bool rrpc_rec_retry(struct rrpc *rrpc, const char *what, int *tries,
 {
 	atomic64_inc(&rrpc->stats.host_errors);
 	if (++*tries > RRPC_HOST_RETRIES) {
-		pr_err("%s: %s failed (%d/0x%x), %d host errors in a row\n",
-		       rrpc->disk->disk_name, what, ret, error, *tries);
+		rrpc_err(rrpc, "%s failed (%d/0x%x), %d host errors in a row\n",
+			 what, ret, error, *tries);
 		return false;
 	}
-	pr_warn_ratelimited("%s: %s failed (%d/0x%x), not a media error: retry %d of %d\n",
-			    rrpc->disk->disk_name, what, ret, error, *tries,
-			    RRPC_HOST_RETRIES);
+	rrpc_warn_ratelimited(rrpc, "%s failed (%d/0x%x), not a media error: retry %d of %d\n",
+			      what, ret, error, *tries,
+			      RRPC_HOST_RETRIES);
 	msleep(RRPC_HOST_RETRY_MS * *tries);
 	return true;
 }
@@ -436,9 +434,9 @@ static int rrpc_scan_read(struct rrpc *rrpc, struct rrpc_unit *pb,
 				    error))
 			break;
 	}
-	pr_err("%s: reading block %u of LUN %d failed: %d/0x%x\n",
-	       rrpc->disk->disk_name, rblk->parent->id, rblk->rlun->parent->id,
-	       ret, error);
+	rrpc_err(rrpc, "reading block %u of LUN %d failed: %d/0x%x\n",
+		 rblk->parent->id, rblk->rlun->parent->id,
+		 ret, error);
 	return -EIO;
 }
 
@@ -650,8 +648,8 @@ static int rrpc_wipe_lun(struct rrpc *rrpc, struct rrpc_scan *sc,
 			continue;
 		}
 		if (ret) {
-			pr_err("%s: erasing block %u of LUN %d failed: %d\n",
-			       rrpc->disk->disk_name, b, rlun->parent->id, ret);
+			rrpc_err(rrpc, "erasing block %u of LUN %d failed: %d\n",
+				 b, rlun->parent->id, ret);
 			return ret;
 		}
 		rblk->erased = true;
@@ -722,7 +720,6 @@ static int rrpc_scan_luns(struct rrpc *rrpc, struct rrpc_scan *scans,
 /* Log where another target's data was found. Return: how many LUNs. */
 static u32 rrpc_report_foreign(struct rrpc *rrpc, struct rrpc_scan *scans)
 {
-	const char *name = rrpc->disk->disk_name;
 	u32 foreign = 0;
 	int i;
 
@@ -732,15 +729,15 @@ static u32 rrpc_report_foreign(struct rrpc *rrpc, struct rrpc_scan *scans)
 		if (!sc->foreign || foreign++)
 			continue;
 		if (sc->f_ver != RRPC_FMT_VERSION)
-			pr_err("%s: LUN %d of %s holds data this rrpc cannot read (format version %d, this one writes %d); to start over: lnvm create -f (erases LUNs %d-%d)\n",
-			       name, sc->rlun->parent->id, rrpc->dev->name,
-			       sc->f_ver, RRPC_FMT_VERSION, rrpc->lun_begin,
-			       rrpc->lun_end);
+			rrpc_err(rrpc, "LUN %d of %s holds data this rrpc cannot read (format version %d, this one writes %d); to start over: lnvm create -f (erases LUNs %d-%d)\n",
+				 sc->rlun->parent->id, rrpc->dev->name,
+				 sc->f_ver, RRPC_FMT_VERSION, rrpc->lun_begin,
+				 rrpc->lun_end);
 		else
-			pr_err("%s: LUN %d of %s holds data of another rrpc target, created on LUNs %d-%d; re-create that target with -b %d -e %d, or erase LUNs %d-%d and start empty with lnvm create -f\n",
-			       name, sc->rlun->parent->id, rrpc->dev->name,
-			       sc->f_begin, sc->f_end, sc->f_begin, sc->f_end,
-			       rrpc->lun_begin, rrpc->lun_end);
+			rrpc_err(rrpc, "LUN %d of %s holds data of another rrpc target, created on LUNs %d-%d; re-create that target with -b %d -e %d, or erase LUNs %d-%d and start empty with lnvm create -f\n",
+				 sc->rlun->parent->id, rrpc->dev->name,
+				 sc->f_begin, sc->f_end, sc->f_begin, sc->f_end,
+				 rrpc->lun_begin, rrpc->lun_end);
 	}
 	return foreign;
 }
@@ -765,8 +762,8 @@ static int rrpc_check_op(struct rrpc *rrpc, const struct nvm_tgt_conf *conf,
 {
 	if (!conf->over_prov || conf->over_prov == op)
 		return 0;
-	pr_err("%s: over_prov %d%%: the target on these LUNs was created with %u%%; omit -o to keep its data, or use -f to start over\n",
-	       rrpc->disk->disk_name, conf->over_prov, op);
+	rrpc_err(rrpc, "over_prov %d%%: the target on these LUNs was created with %u%%; omit -o to keep its data, or use -f to start over\n",
+		 conf->over_prov, op);
 	return -EINVAL;
 }
 
@@ -796,8 +793,7 @@ static const struct rrpc_sb_rec *rrpc_pick_sb(struct rrpc *rrpc,
 	    le32_to_cpu(sb->blks_per_lun) != rrpc->geo->blks_per_lun ||
 	    !le64_to_cpu(sb->nr_lbas) ||
 	    le64_to_cpu(sb->nr_lbas) >= rrpc->nr_paddrs) {
-		pr_warn("%s: the superblock record on the media does not fit this device's geometry; ignoring it\n",
-			rrpc->disk->disk_name);
+		rrpc_warn(rrpc, "the superblock record on the media does not fit this device's geometry; ignoring it\n");
 		rrpc->sb_paddr = RRPC_ADDR_EMPTY;
 		return NULL;
 	}
@@ -855,9 +851,9 @@ static int rrpc_claim_blocks(struct rrpc *rrpc, u64 *pseq)
 			continue;
 		}
 		if (!rrpc_claim_data_blk(rrpc, rblk)) {
-			pr_err("%s: block %u of LUN %d holds data but the media manager does not give it\n",
-			       rrpc->disk->disk_name, rblk->parent->id,
-			       rblk->rlun->parent->id);
+			rrpc_err(rrpc, "block %u of LUN %d holds data but the media manager does not give it\n",
+				 rblk->parent->id,
+				 rblk->rlun->parent->id);
 			return -EIO;
 		}
 		rblk->min_seq = U64_MAX;
@@ -1066,7 +1062,6 @@ static int rrpc_ckpt_load(struct rrpc *rrpc, const struct rrpc_ckpt_hdr *h,
 			  const u8 *probe, const u64 *bseq,
 			  const struct nvm_tgt_conf *conf, u64 *nr_lbas, u32 *op)
 {
-	const char *name = rrpc->disk->disk_name;
 	u64 n = le64_to_cpu(h->nr_lbas), lba;
 	u32 nr_trims = le32_to_cpu(h->nr_trims);
 	u32 nblk = le32_to_cpu(h->nr_ckpt_blks), payload, b, t;
@@ -1180,8 +1175,7 @@ static int rrpc_ckpt_load(struct rrpc *rrpc, const struct rrpc_ckpt_hdr *h,
 	goto out;
 
 bad_map:
-	pr_warn("%s: the checkpoint's map does not fit the media; scanning instead\n",
-		name);
+	rrpc_warn(rrpc, "the checkpoint's map does not fit the media; scanning instead\n");
 	memset(rrpc->p2l, 0xff, rrpc->nr_paddrs * sizeof(*rrpc->p2l));
 	kvfree(rrpc->map);
 	rrpc->map = NULL;
@@ -1215,9 +1209,9 @@ static int rrpc_ckpt_erase(struct rrpc *rrpc, const u8 *probe)
 		ret = rrpc_rec_erase(rrpc, blk);
 		nvm_put_blk(rrpc->dev, blk);
 		if (ret && ret != -EIO) {
-			pr_err("%s: could not erase the old checkpoint in block %u of LUN %d: %d\n",
-			       rrpc->disk->disk_name, blk->id,
-			       rblk->rlun->parent->id, ret);
+			rrpc_err(rrpc, "could not erase the old checkpoint in block %u of LUN %d: %d\n",
+				 blk->id,
+				 rblk->rlun->parent->id, ret);
 			return ret;
 		}
 		rblk->erased = !ret;
@@ -1235,7 +1229,6 @@ static int rrpc_ckpt_erase(struct rrpc *rrpc, const u8 *probe)
  */
 void rrpc_ckpt_write(struct rrpc *rrpc)
 {
-	const char *name = rrpc->disk->disk_name;
 	struct rrpc_block **cblk;
 	u32 nr_trims = 0, payload, nblk = 0, need, b, i, t = 0;
 	struct rrpc_ckpt_blk *tbl;
@@ -1258,8 +1251,8 @@ void rrpc_ckpt_write(struct rrpc *rrpc)
 	total = (u64)payload + 1;
 	need = DIV_ROUND_UP_ULL(total, rrpc->spb);
 	if (need > RRPC_CKPT_MAX_BLKS) {
-		pr_info("%s: the map needs %u blocks, more than a checkpoint takes: the next creation scans\n",
-			name, need);
+		rrpc_info(rrpc, "the map needs %u blocks, more than a checkpoint takes: the next creation scans\n",
+			  need);
 		return;
 	}
 
@@ -1267,8 +1260,7 @@ void rrpc_ckpt_write(struct rrpc *rrpc)
 	buf = kvzalloc((size_t)(payload + 1) * RRPC_SECTOR_SIZE, GFP_KERNEL);
 	cblk = kcalloc(need, sizeof(*cblk), GFP_KERNEL);
 	if (ret || !buf || !cblk) {
-		pr_info("%s: no memory for a checkpoint: the next creation scans\n",
-			name);
+		rrpc_info(rrpc, "no memory for a checkpoint: the next creation scans\n");
 		goto out;
 	}
 	for (i = 0; nblk < need && i < need + rrpc->nr_luns; i++) {
@@ -1279,8 +1271,7 @@ void rrpc_ckpt_write(struct rrpc *rrpc)
 			cblk[nblk++] = rblk;
 	}
 	if (nblk < need) {
-		pr_info("%s: no free blocks for a checkpoint: the next creation scans\n",
-			name);
+		rrpc_info(rrpc, "no free blocks for a checkpoint: the next creation scans\n");
 		goto out;
 	}
 
@@ -1354,14 +1345,14 @@ void rrpc_ckpt_write(struct rrpc *rrpc)
 		rblk->erased = false;
 		rblk->next_off = off + rrpc->spp;
 		if (ret) {
-			pr_err("%s: writing the checkpoint failed (%d/0x%x): the next creation scans\n",
-			       name, ret, pb.rqd.error);
+			rrpc_err(rrpc, "writing the checkpoint failed (%d/0x%x): the next creation scans\n",
+				 ret, pb.rqd.error);
 			goto out;
 		}
 		atomic64_add(rrpc->spp, &rrpc->stats.media_written);
 	}
-	pr_info("%s: checkpoint of %llu sectors in %u blocks written in %lld ms\n",
-		name, total, nblk, ktime_ms_delta(ktime_get(), start));
+	rrpc_info(rrpc, "checkpoint of %llu sectors in %u blocks written in %lld ms\n",
+		  total, nblk, ktime_ms_delta(ktime_get(), start));
 out:
 	rrpc_unit_free(rrpc, &pb);
 	kfree(cblk);
@@ -1390,7 +1381,6 @@ int rrpc_recover(struct rrpc *rrpc, const struct nvm_tgt_conf *conf,
 		 u64 *nr_lbas, u32 *op)
 {
 	bool factory = conf->flags & NVM_TARGET_FACTORY;
-	const char *name = rrpc->disk->disk_name;
 	const struct rrpc_ckpt_hdr *ckpt = NULL;
 	const struct rrpc_sb_rec *sb;
 	struct rrpc_scan *scans;
@@ -1442,8 +1432,7 @@ int rrpc_recover(struct rrpc *rrpc, const struct nvm_tgt_conf *conf,
 		}
 		if (ret != -EAGAIN)
 			goto out;
-		pr_warn("%s: the checkpoint on the media is not intact; scanning the LUNs\n",
-			name);
+		rrpc_warn(rrpc, "the checkpoint on the media is not intact; scanning the LUNs\n");
 	}
 
 	pseq = kvcalloc(rrpc->nr_paddrs, sizeof(*pseq), GFP_KERNEL);
@@ -1471,8 +1460,8 @@ int rrpc_recover(struct rrpc *rrpc, const struct nvm_tgt_conf *conf,
 		*nr_lbas = le64_to_cpu(sb->nr_lbas);
 		*op = le32_to_cpu(sb->op);
 	} else {
-		pr_warn("%s: no superblock record on the media: assuming the capacity of a new target (%llu sectors)\n",
-			name, *nr_lbas);
+		rrpc_warn(rrpc, "no superblock record on the media: assuming the capacity of a new target (%llu sectors)\n",
+			  *nr_lbas);
 	}
 	rrpc->wb_seq = max_seq + 1;
 	atomic64_set(&rrpc->close_seq, max_seq + 1);
@@ -1583,8 +1572,7 @@ int rrpc_sb_write(struct rrpc *rrpc)
 	rrpc_wb_drain(rrpc);
 
 	if (READ_ONCE(rrpc->sb_paddr) == RRPC_ADDR_EMPTY) {
-		pr_err("%s: could not write the superblock record\n",
-		       rrpc->disk->disk_name);
+		rrpc_err(rrpc, "could not write the superblock record\n");
 		return -EIO;
 	}
 	return 0;
