@@ -159,6 +159,8 @@ rr_iops=$(fio_iops /tmp/rr.out)
 echo "  $rr_bw ($rr_iops IOPS)"
 ratio=$(_rrpc_ratio "$rw_iops" "$rw0_iops")
 np=$(_rrpc_geo rrpc1 sectors_per_block)
+# the nominal alpha as rrpc1 reports it: sectors it may fill / capacity
+alpha=$(_rrpc_ratio "$(_rrpc_geo rrpc1 usable_sectors)" "$(_rrpc_geo rrpc1 capacity_sectors)")
 
 step "removing the targets"
 lnvm remove -n rrpc1 || die "remove rrpc1"
@@ -173,8 +175,7 @@ echo "both removed"
 
 step "summary"
 waf=$(_rrpc_ratio $d $u)
-alpha=1.25
-model=$(_rrpc_model $alpha "$np")
+model=$(_rrpc_model "$alpha" "$np")
 cat <<EOF
 device       $(lnvm devices 2>/dev/null | awk -v d="$DEV" '$1 == d' | tr -s ' ')
 targets      rrpc0: LUNs 0-3, ext4 with $nfiles files verified after remount
@@ -186,7 +187,7 @@ fio          random write 4K, empty   $rw0_bw ($rw0_iops IOPS)
              random write IOPS with GC / without: $ratio
 GC           while overwriting: $u user sectors, $d programmed
              ($media_src), $v blocks reclaimed, $m sectors moved
-             write amplification $waf; greedy model at alpha 1.25: $model
+             write amplification $waf; greedy model at alpha $alpha: $model
              (steady state; the first pass after a fill starts below it)
 time         $(awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%d s\n", b - a }')
 EOF
