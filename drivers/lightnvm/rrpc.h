@@ -55,6 +55,12 @@
 #define RRPC_ADDR_LOST		(U32_MAX - 1)	/* data lost: reads fail */
 
 /*
+ * memset() of a table of addresses (u32 paddrs, slots, struct rrpc_addr)
+ * with this byte sets every entry to %RRPC_ADDR_EMPTY.
+ */
+#define RRPC_EMPTY_BYTE		0xff
+
+/*
  * rrpc's logical and physical sectors are 4 KiB; the block layer counts
  * positions in 512-byte sectors (SECTOR_SHIFT), RRPC_SECT512_SHIFT bits
  * finer.
@@ -67,8 +73,18 @@ static_assert(BIT(RRPC_SECTOR_SHIFT) == RRPC_SECTOR_SIZE);
 
 #define RRPC_OOB_SIZE		16	/* OOB bytes rrpc writes per sector */
 
+/*
+ * An erased page reads back as all ones on devices that return its data:
+ * a read's OOB buffer is filled with this byte first, so that the sectors
+ * of a read that failed look erased (rrpc_scan_classify()).
+ */
+#define RRPC_OOB_ERASED_BYTE	0xff
+
 #define RRPC_DEFAULT_OP		10	/* default over-provisioning, percent */
 #define RRPC_MAX_OP		400
+
+/* Requests in flight on the target's disk (blk-mq tags) */
+#define RRPC_QUEUE_DEPTH	64
 
 /*
  * Host or transport errors (a command aborted by a controller reset or a
@@ -123,6 +139,8 @@ struct rrpc_streak {
 #define RRPC_GC_LOW		(RRPC_GC_RSV + 1)
 #define RRPC_GC_HIGH		(RRPC_GC_RSV + 2)
 #define RRPC_RSV_BLKS		(RRPC_GC_HIGH + 1)
+/* Free blocks a LUN needs at creation: those kept out, and two of data */
+#define RRPC_MIN_LUN_FREE	(RRPC_RSV_BLKS + 2)
 
 /* Victims GC may take sectors from to fill its last unit instead of padding */
 #define RRPC_GC_TOPUP_TRIES	4
@@ -213,6 +231,13 @@ enum {
 #define RRPC_LBA_TRIM		(U32_MAX - 1)	/* a trim record */
 #define RRPC_LBA_SB		(U32_MAX - 2)	/* a superblock record */
 #define RRPC_LBA_CKPT		(U32_MAX - 3)	/* a checkpoint sector */
+
+/*
+ * The values from RRPC_LBA_CKPT up mark what is not a sector (RRPC_ADDR_*,
+ * RRPC_LBA_*): a target has fewer physical sectors than RRPC_MAX_PADDRS,
+ * so that no paddr, and no lba (there are fewer), is taken for a marker.
+ */
+#define RRPC_MAX_PADDRS		(RRPC_LBA_CKPT - 1)
 
 struct rrpc_oob {
 	__le32	lba;		/* logical sector or RRPC_LBA_* */

@@ -55,9 +55,6 @@ static int rrpc_check(struct rrpc *rrpc, const struct nvm_tgt_conf *conf,
 {
 	struct nvm_dev *dev = rrpc->dev;
 	const struct nvm_geo *geo = rrpc->geo;
-	unsigned int max_sect = min_t(unsigned int,
-				      dev->ops->max_phys_sect ?: NVM_MAX_VLBA,
-				      NVM_MAX_VLBA);
 
 	if (geo->oob_size < RRPC_OOB_SIZE) {
 		rrpc_err(rrpc, "device %s has %d OOB bytes per sector; rrpc stores each sector's LBA and write sequence number there and needs %d (nvm_mem: set oob_size >= %d)\n",
@@ -70,10 +67,10 @@ static int rrpc_check(struct rrpc *rrpc, const struct nvm_tgt_conf *conf,
 			 dev->name, geo->sec_size, RRPC_SECTOR_SIZE);
 		return -EINVAL;
 	}
-	if (geo->sec_per_pl < 1 || geo->sec_per_pl > max_sect ||
+	if (geo->sec_per_pl < 1 || geo->sec_per_pl > rrpc->max_sectors ||
 	    geo->sec_per_blk % geo->sec_per_pl) {
 		rrpc_err(rrpc, "device %s: a multi-plane page of %d sectors does not fit a command of %u\n",
-			 dev->name, geo->sec_per_pl, max_sect);
+			 dev->name, geo->sec_per_pl, rrpc->max_sectors);
 		return -EINVAL;
 	}
 	/* the core checked that the range lies within the device */
@@ -130,11 +127,11 @@ static int rrpc_luns_init(struct rrpc *rrpc, const struct nvm_tgt_conf *conf)
 		INIT_WORK(&rlun->gc_work, rrpc_gc_work);
 		INIT_LIST_HEAD(&rlun->gc.pending);
 
-		if (rrpc_lun_free(rlun) < RRPC_RSV_BLKS + 2) {
+		if (rrpc_lun_free(rlun) < RRPC_MIN_LUN_FREE) {
 			rrpc_err(rrpc, "LUN %d of %s has %u free blocks; rrpc needs at least %d\n",
 				 rlun->parent->id,
 				 rrpc->dev->name, rrpc_lun_free(rlun),
-				 RRPC_RSV_BLKS + 2);
+				 RRPC_MIN_LUN_FREE);
 			return -ENOSPC;
 		}
 		rrpc->good_blocks += rrpc_lun_free(rlun);
@@ -167,8 +164,7 @@ static int rrpc_p2l_init(struct rrpc *rrpc)
 				   GFP_KERNEL);
 	if (!rrpc->p2l)
 		return -ENOMEM;
-	/* all ones: RRPC_ADDR_EMPTY everywhere */
-	memset(rrpc->p2l, 0xff, rrpc->nr_paddrs * sizeof(*rrpc->p2l));
+	memset(rrpc->p2l, RRPC_EMPTY_BYTE, rrpc->nr_paddrs * sizeof(*rrpc->p2l));
 	return 0;
 }
 
@@ -293,6 +289,8 @@ static void *rrpc_init(struct nvm_target *tgt, struct gendisk *disk,
 	rrpc->dev = dev;
 	rrpc->disk = disk;
 	rrpc->geo = geo;
+	/* 1..NVM_MAX_VLBA: the core registers no device outside that */
+	rrpc->max_sectors = dev->ops->max_phys_sect;
 	ret = rrpc_check(rrpc, conf, &op);
 	if (ret)
 		goto err_check;
@@ -301,11 +299,6 @@ static void *rrpc_init(struct nvm_target *tgt, struct gendisk *disk,
 	rrpc->lun_end = conf->lun_end;
 	rrpc->spb = geo->sec_per_blk;
 	rrpc->spp = geo->sec_per_pl;
-	rrpc->max_sectors = min_t(u32, dev->ops->max_phys_sect ?: NVM_MAX_VLBA,
-				  NVM_MAX_VLBA);
-	if (geo->max_rq_size >= RRPC_SECTOR_SIZE)
-		rrpc->max_sectors = min_t(u32, rrpc->max_sectors,
-					  geo->max_rq_size / RRPC_SECTOR_SIZE);
 	spin_lock_init(&rrpc->map_lock);
 	spin_lock_init(&rrpc->wb_lock);
 	spin_lock_init(&rrpc->kick_lock);
@@ -320,7 +313,7 @@ static void *rrpc_init(struct nvm_target *tgt, struct gendisk *disk,
 	rrpc->nr_paddrs = (u64)rrpc->nr_blocks * rrpc->spb;
 	nr_lbas = rrpc_capacity(rrpc->good_blocks, rrpc->nr_luns, rrpc->spb,
 				op);
-	if (rrpc->nr_paddrs >= RRPC_ADDR_LOST - 3) {
+	if (rrpc->nr_paddrs >= RRPC_MAX_PADDRS) {
 		rrpc_err(rrpc, "%llu sectors: too large for one rrpc target; use fewer LUNs\n",
 			 rrpc->nr_paddrs);
 		ret = -EINVAL;
@@ -612,7 +605,7 @@ static struct nvm_tgt_type tt_rrpc = {
 	.version	= {1, 0, 0},
 	.mq_ops		= &rrpc_mq_ops,
 	.cmd_size	= sizeof(struct rrpc_rq),
-	.queue_depth	= 64,
+	.queue_depth	= RRPC_QUEUE_DEPTH,
 	.init		= rrpc_init,
 	.exit		= rrpc_exit,
 	.groups		= rrpc_attr_groups,

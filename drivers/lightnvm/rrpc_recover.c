@@ -148,7 +148,8 @@ EXPORT_SYMBOL_IF_KUNIT(rrpc_trim_needed);
  */
 int rrpc_scan_classify(int error, u64 status, u32 i, const struct rrpc_oob *oob)
 {
-	bool failed = error && (!status || (i < 64 && (status & BIT_ULL(i))));
+	bool failed = error && (!status || (i < BITS_PER_TYPE(status) &&
+					    (status & BIT_ULL(i))));
 
 	if (failed && error == NVM_RSP_ERR_EMPTYPAGE)
 		return RRPC_SCAN_EMPTY;
@@ -192,6 +193,9 @@ enum {
 	RRPC_SCAN_PROBE,	/* the first page of every block */
 	RRPC_SCAN_FULL,		/* every written page */
 };
+
+/* Trim records a LUN's scan makes room for at first (doubled as needed) */
+#define RRPC_SCAN_TRIMS_MIN	64
 
 /**
  * struct rrpc_scan - the scan of one LUN, run by its own worker
@@ -247,7 +251,7 @@ struct rrpc_scan {
 static int rrpc_scan_add_trim(struct rrpc_scan *sc, u32 lba, u32 len, u64 seq)
 {
 	if (sc->nr_trims == sc->cap_trims) {
-		u32 cap = max_t(u32, 64, sc->cap_trims * 2);
+		u32 cap = max_t(u32, RRPC_SCAN_TRIMS_MIN, sc->cap_trims * 2);
 		struct rrpc_trim_ent *t;
 
 		t = kvmalloc_array(cap, sizeof(*t), GFP_KERNEL);
@@ -373,7 +377,7 @@ static int rrpc_page_io(struct rrpc *rrpc, struct rrpc_unit *pb,
 		__bio_add_page(&pb->bio, pb->pages[i], RRPC_SECTOR_SIZE, 0);
 	}
 	if (!write)
-		memset(pb->meta, 0xff, spp * geo->oob_size);
+		memset(pb->meta, RRPC_OOB_ERASED_BYTE, spp * geo->oob_size);
 	rqd->dev = rrpc->dev;
 	rqd->opcode = write ? NVM_OP_PWRITE : NVM_OP_PREAD;
 	rqd->nr_ppas = spp;
@@ -1176,7 +1180,7 @@ static int rrpc_ckpt_load(struct rrpc *rrpc, const struct rrpc_ckpt_hdr *h,
 
 bad_map:
 	rrpc_warn(rrpc, "the checkpoint's map does not fit the media; scanning instead\n");
-	memset(rrpc->p2l, 0xff, rrpc->nr_paddrs * sizeof(*rrpc->p2l));
+	memset(rrpc->p2l, RRPC_EMPTY_BYTE, rrpc->nr_paddrs * sizeof(*rrpc->p2l));
 	kvfree(rrpc->map);
 	rrpc->map = NULL;
 	rrpc->sb_paddr = RRPC_ADDR_EMPTY;
@@ -1474,7 +1478,7 @@ alloc:
 		ret = -ENOMEM;
 		goto out;
 	}
-	memset(rrpc->map, 0xff, rrpc->nr_lbas * sizeof(*rrpc->map));
+	memset(rrpc->map, RRPC_EMPTY_BYTE, rrpc->nr_lbas * sizeof(*rrpc->map));
 	if (rrpc->rec.mode != RRPC_REC_SCAN) {
 		/* blocks with nothing but unreadable pages are not erased */
 		for (i = 0; i < rrpc->nr_blocks; i++) {
