@@ -115,6 +115,11 @@ enum rrpc_cmd {
 	RRPC_CMD_PROGRAM,
 	RRPC_CMD_ERASE,
 	RRPC_CMD_KINDS,
+	/*
+	 * Any command at creation: the target is not running, so giving up
+	 * fails the creation; no streak is kept and nothing becomes dead.
+	 */
+	RRPC_CMD_CREATE = RRPC_CMD_KINDS,
 };
 
 /**
@@ -262,8 +267,24 @@ struct rrpc_trim_rec {
 #define RRPC_TRIM_MAX	((RRPC_SECTOR_SIZE - sizeof(struct rrpc_trim_rec)) / \
 			 sizeof_field(struct rrpc_trim_rec, r[0]))
 
-/* A superblock record: written when a target starts a new instance. */
-struct rrpc_sb_rec {
+/**
+ * struct rrpc_meta_hdr - what a superblock record and a checkpoint header
+ *	begin with: the target that wrote them and its geometry
+ * @magic: %RRPC_SB_MAGIC or %RRPC_CKPT_MAGIC
+ * @version: %RRPC_FMT_VERSION
+ * @lun_begin: the target's first LUN
+ * @lun_end: its last LUN
+ * @nr_lbas: its capacity, logical sectors
+ * @op: its over-provisioning, percent
+ * @sec_per_blk: sectors per block of the device
+ * @blks_per_lun: blocks per LUN of the device
+ *
+ * 36 bytes, 4-byte aligned (packed, so that the next field of the record
+ * follows at offset 36 as it always did: a naturally aligned struct with
+ * @nr_lbas would be padded to 40). Filled by rrpc_meta_hdr_fill(), checked
+ * by rrpc_meta_hdr_valid() and rrpc_meta_hdr_fits().
+ */
+struct rrpc_meta_hdr {
 	__le32	magic;
 	__le32	version;
 	__le32	lun_begin;
@@ -272,10 +293,15 @@ struct rrpc_sb_rec {
 	__le32	op;
 	__le32	sec_per_blk;
 	__le32	blks_per_lun;
+} __packed __aligned(4);
+
+/* A superblock record: written when a target starts a new instance. */
+struct rrpc_sb_rec {
+	struct rrpc_meta_hdr	hdr;
 	__le32	rsvd;
 	char	name[32];
 	__le32	crc;		/* crc32 of everything before */
-};
+} __aligned(8);
 
 #define RRPC_CKPT_MAGIC		0x504b4352	/* "RCKP" */
 #define RRPC_CKPT_MAX_BLKS	960
@@ -287,14 +313,7 @@ struct rrpc_sb_rec {
  * of its blocks, in programming order.
  */
 struct rrpc_ckpt_hdr {
-	__le32	magic;
-	__le32	version;
-	__le32	lun_begin;
-	__le32	lun_end;
-	__le64	nr_lbas;
-	__le32	op;
-	__le32	sec_per_blk;
-	__le32	blks_per_lun;
+	struct rrpc_meta_hdr	hdr;
 	__le32	nr_blocks;
 	__le64	seq;		/* everything on the media is older */
 	__le32	sb_paddr;
@@ -859,7 +878,11 @@ int rrpc_recover(struct rrpc *rrpc, const struct nvm_tgt_conf *conf,
 		 u64 *nr_lbas, u32 *op);
 void rrpc_sb_fill(struct rrpc *rrpc, void *buf);
 int rrpc_sb_write(struct rrpc *rrpc);
-bool rrpc_ckpt_hdr_valid(const struct rrpc_ckpt_hdr *h);
+void rrpc_meta_hdr_fill(struct rrpc *rrpc, struct rrpc_meta_hdr *h,
+			u32 magic);
+bool rrpc_meta_hdr_valid(const struct rrpc_meta_hdr *h, u32 magic,
+			 size_t crc_off);
+bool rrpc_meta_hdr_fits(struct rrpc *rrpc, const struct rrpc_meta_hdr *h);
 void rrpc_ckpt_write(struct rrpc *rrpc);
 bool rrpc_trim_needed(struct rrpc *rrpc, u64 seq);
 /* What recovery's probe found at the start of a block. */

@@ -434,16 +434,29 @@ static const char * const rrpc_cmd_dead[RRPC_CMD_KINDS] = {
  * %RRPC_HOST_RETRIES, or %RRPC_HOST_DEAD_MS after the kind's first one.
  * Only a success of the same kind ends a kind's streak: a device whose
  * programs fail while its erases work must not be retried forever.
+ * At creation (%RRPC_CMD_CREATE) only the command's own failures count,
+ * and giving up fails the creation: nothing becomes dead.
  */
 static int rrpc_host_err(struct rrpc *rrpc, enum rrpc_cmd kind,
 			 const char *what, int ret, u16 error, u32 tries)
 {
-	struct rrpc_streak *s = &rrpc->host_streak[kind];
-	int n = atomic_inc_return(&s->n);
+	struct rrpc_streak *s;
 	unsigned long since;
 	u32 ms = 0;
+	int n;
 
 	atomic64_inc(&rrpc->stats.host_errors);
+	if (kind == RRPC_CMD_CREATE) {
+		n = tries;
+		if (n > RRPC_HOST_RETRIES) {
+			rrpc_err(rrpc, "%s failed (%d/0x%x), %d host errors in a row\n",
+				 what, ret, error, n);
+			return 0;
+		}
+		goto retry;
+	}
+	s = &rrpc->host_streak[kind];
+	n = atomic_inc_return(&s->n);
 	if (n == 1)
 		WRITE_ONCE(s->since, jiffies ?: 1);
 	if (READ_ONCE(rrpc->dead))
@@ -459,6 +472,7 @@ static int rrpc_host_err(struct rrpc *rrpc, enum rrpc_cmd kind,
 		rrpc_set_dead(rrpc, rrpc_cmd_dead[kind]);
 		return 0;
 	}
+retry:
 	rrpc_warn_ratelimited(rrpc, "%s failed (%d/0x%x), not a media error: retry %d of %d\n",
 			      what, ret, error, n,
 			      RRPC_HOST_RETRIES);
@@ -468,7 +482,8 @@ static int rrpc_host_err(struct rrpc *rrpc, enum rrpc_cmd kind,
 /**
  * rrpc_host_retry() - a command failed, and not because of the media
  * @rrpc: the target
- * @kind: the kind of command (its streak of host errors)
+ * @kind: the kind of command (its streak of host errors), or
+ *	%RRPC_CMD_CREATE for any command while the target is created
  * @what: the command, for the log
  * @ret: what submitting it returned
  * @error: its completion status (&nvm_rq.error), not a media status
@@ -481,8 +496,12 @@ static int rrpc_host_err(struct rrpc *rrpc, enum rrpc_cmd kind,
  * command, or of its kind with none of the kind succeeding in between,
  * or once its kind has failed so for %RRPC_HOST_DEAD_MS.
  *
+ * At creation, only the command's own failures count, and giving up
+ * (logged) fails the creation: nothing is marked bad or dead.
+ *
  * Context: process (sleeps).
- * Return: true to try again, false once the target is dead.
+ * Return: true to try again, false once the target is dead (at creation:
+ * once the command failed more than %RRPC_HOST_RETRIES times).
  */
 bool rrpc_host_retry(struct rrpc *rrpc, enum rrpc_cmd kind, const char *what,
 		     int ret, u16 error, u32 tries)

@@ -24,6 +24,84 @@ static_assert(sizeof(struct rrpc_oob) == RRPC_OOB_SIZE);
 static_assert(sizeof(struct rrpc_sb_rec) <= RRPC_SECTOR_SIZE);
 static_assert(sizeof(struct rrpc_ckpt_hdr) <= RRPC_SECTOR_SIZE);
 
+/* The on-media layout of the records, as format version 1 defined it */
+static_assert(sizeof(struct rrpc_meta_hdr) == 36);
+static_assert(offsetof(struct rrpc_meta_hdr, nr_lbas) == 16);
+static_assert(offsetof(struct rrpc_meta_hdr, op) == 24);
+static_assert(offsetof(struct rrpc_meta_hdr, blks_per_lun) == 32);
+static_assert(offsetof(struct rrpc_sb_rec, rsvd) == 36);
+static_assert(offsetof(struct rrpc_sb_rec, name) == 40);
+static_assert(offsetof(struct rrpc_sb_rec, crc) == 72);
+static_assert(sizeof(struct rrpc_sb_rec) == 80);
+static_assert(offsetof(struct rrpc_ckpt_hdr, nr_blocks) == 36);
+static_assert(offsetof(struct rrpc_ckpt_hdr, seq) == 40);
+static_assert(offsetof(struct rrpc_ckpt_hdr, sb_paddr) == 48);
+static_assert(offsetof(struct rrpc_ckpt_hdr, nr_ckpt_blks) == 64);
+static_assert(offsetof(struct rrpc_ckpt_hdr, ckpt_blks) == 68);
+static_assert(offsetof(struct rrpc_ckpt_hdr, crc) ==
+	      68 + RRPC_CKPT_MAX_BLKS * sizeof(__le32));
+static_assert(sizeof(struct rrpc_ckpt_hdr) == 3912);
+
+/**
+ * rrpc_meta_hdr_fill() - the common header of a superblock record or a
+ *	checkpoint: this target, its capacity and geometry
+ * @rrpc: the target (capacity and over-provisioning set)
+ * @h: the header to fill
+ * @magic: %RRPC_SB_MAGIC or %RRPC_CKPT_MAGIC
+ */
+void rrpc_meta_hdr_fill(struct rrpc *rrpc, struct rrpc_meta_hdr *h,
+			u32 magic)
+{
+	h->magic = cpu_to_le32(magic);
+	h->version = cpu_to_le32(RRPC_FMT_VERSION);
+	h->lun_begin = cpu_to_le32(rrpc->lun_begin);
+	h->lun_end = cpu_to_le32(rrpc->lun_end);
+	h->nr_lbas = cpu_to_le64(rrpc->nr_lbas);
+	h->op = cpu_to_le32(rrpc->op);
+	h->sec_per_blk = cpu_to_le32(rrpc->spb);
+	h->blks_per_lun = cpu_to_le32(rrpc->geo->blks_per_lun);
+}
+
+/**
+ * rrpc_meta_hdr_valid() - is this a record of this format, intact?
+ * @h: the record's header (the record starts with it)
+ * @magic: %RRPC_SB_MAGIC or %RRPC_CKPT_MAGIC
+ * @crc_off: offset of the record's crc32, which covers all before it
+ *
+ * Return: true if @h has @magic, this format's version and the record a
+ * matching CRC.
+ */
+bool rrpc_meta_hdr_valid(const struct rrpc_meta_hdr *h, u32 magic,
+			 size_t crc_off)
+{
+	const __le32 *crc = (const void *)h + crc_off;
+
+	return le32_to_cpu(h->magic) == magic &&
+	       le32_to_cpu(h->version) == RRPC_FMT_VERSION &&
+	       le32_to_cpu(*crc) == crc32_le(~0, (const u8 *)h, crc_off);
+}
+EXPORT_SYMBOL_IF_KUNIT(rrpc_meta_hdr_valid);
+
+/**
+ * rrpc_meta_hdr_fits() - was a valid record written by this target?
+ * @rrpc: the target (LUNs and blocks set up)
+ * @h: the record's header
+ *
+ * Return: true if @h names this target's LUN range and the device's
+ * geometry, and a capacity the LUNs can hold.
+ */
+bool rrpc_meta_hdr_fits(struct rrpc *rrpc, const struct rrpc_meta_hdr *h)
+{
+	u64 n = le64_to_cpu(h->nr_lbas);
+
+	return le32_to_cpu(h->lun_begin) == rrpc->lun_begin &&
+	       le32_to_cpu(h->lun_end) == rrpc->lun_end &&
+	       le32_to_cpu(h->sec_per_blk) == rrpc->spb &&
+	       le32_to_cpu(h->blks_per_lun) == rrpc->geo->blks_per_lun &&
+	       n && n < rrpc->nr_paddrs;
+}
+EXPORT_SYMBOL_IF_KUNIT(rrpc_meta_hdr_fits);
+
 /* ------------------------------------------------------ merge (pure logic) */
 
 /**
@@ -272,10 +350,15 @@ static int rrpc_scan_add_trim(struct rrpc_scan *sc, u32 lba, u32 len, u64 seq)
 
 static bool rrpc_sb_valid(const struct rrpc_sb_rec *sb)
 {
-	return le32_to_cpu(sb->magic) == RRPC_SB_MAGIC &&
-	       le32_to_cpu(sb->version) == RRPC_FMT_VERSION &&
-	       le32_to_cpu(sb->crc) == crc32_le(~0, (const u8 *)sb,
-						offsetof(struct rrpc_sb_rec, crc));
+	return rrpc_meta_hdr_valid(&sb->hdr, RRPC_SB_MAGIC,
+				   offsetof(struct rrpc_sb_rec, crc));
+}
+
+/* Is this a checkpoint header of this format, intact? */
+static bool rrpc_ckpt_hdr_valid(const struct rrpc_ckpt_hdr *h)
+{
+	return rrpc_meta_hdr_valid(&h->hdr, RRPC_CKPT_MAGIC,
+				   offsetof(struct rrpc_ckpt_hdr, crc));
 }
 
 /* A sector of another target: remember the first one for the message. */
@@ -394,30 +477,6 @@ static int rrpc_page_io(struct rrpc *rrpc, struct rrpc_unit *pb,
 }
 
 /*
- * A command of creation failed for a host or transport reason, not the
- * media's (an aborted command, a path error, a failed submission): pause
- * and try again, as rrpc_host_retry() does for a running target, until
- * %RRPC_HOST_RETRIES of them came in a row for this command. The target
- * is not running yet, so giving up fails the creation; nothing is marked
- * bad or dead. @tries counts the failures of this command so far.
- */
-static bool rrpc_rec_retry(struct rrpc *rrpc, const char *what, int *tries,
-			   int ret, int error)
-{
-	atomic64_inc(&rrpc->stats.host_errors);
-	if (++*tries > RRPC_HOST_RETRIES) {
-		rrpc_err(rrpc, "%s failed (%d/0x%x), %d host errors in a row\n",
-			 what, ret, error, *tries);
-		return false;
-	}
-	rrpc_warn_ratelimited(rrpc, "%s failed (%d/0x%x), not a media error: retry %d of %d\n",
-			      what, ret, error, *tries,
-			      RRPC_HOST_RETRIES);
-	msleep(RRPC_HOST_RETRY_MS * *tries);
-	return true;
-}
-
-/*
  * Read the page at sector @off of @rblk for the scan, trying again after
  * a host error. A media error is the caller's to classify (per sector:
  * empty, unreadable); only a read that keeps failing for another reason
@@ -434,8 +493,8 @@ static int rrpc_scan_read(struct rrpc *rrpc, struct rrpc_unit *pb,
 		error = pb->rqd.error;
 		if ((!ret || error) && (!error || nvm_rsp_is_media(error)))
 			return 0;
-		if (!rrpc_rec_retry(rrpc, "a recovery read", &tries, ret,
-				    error))
+		if (!rrpc_host_retry(rrpc, RRPC_CMD_CREATE, "a recovery read",
+				     ret, error, ++tries))
 			break;
 	}
 	rrpc_err(rrpc, "reading block %u of LUN %d failed: %d/0x%x\n",
@@ -456,7 +515,8 @@ static int rrpc_rec_erase(struct rrpc *rrpc, struct nvm_block *blk)
 	do {
 		ret = nvm_erase_blk(rrpc->dev, blk);
 	} while (ret && ret != -EIO &&
-		 rrpc_rec_retry(rrpc, "an erase at creation", &tries, ret, 0));
+		 rrpc_host_retry(rrpc, RRPC_CMD_CREATE, "an erase at creation",
+				 ret, 0, ++tries));
 	return ret;
 }
 
@@ -791,12 +851,7 @@ static const struct rrpc_sb_rec *rrpc_pick_sb(struct rrpc *rrpc,
 	}
 	if (!sb)
 		return NULL;
-	if (le32_to_cpu(sb->lun_begin) != rrpc->lun_begin ||
-	    le32_to_cpu(sb->lun_end) != rrpc->lun_end ||
-	    le32_to_cpu(sb->sec_per_blk) != rrpc->spb ||
-	    le32_to_cpu(sb->blks_per_lun) != rrpc->geo->blks_per_lun ||
-	    !le64_to_cpu(sb->nr_lbas) ||
-	    le64_to_cpu(sb->nr_lbas) >= rrpc->nr_paddrs) {
+	if (!rrpc_meta_hdr_fits(rrpc, &sb->hdr)) {
 		rrpc_warn(rrpc, "the superblock record on the media does not fit this device's geometry; ignoring it\n");
 		rrpc->sb_paddr = RRPC_ADDR_EMPTY;
 		return NULL;
@@ -929,22 +984,6 @@ static void rrpc_merge(struct rrpc *rrpc, struct rrpc_scan *scans, u64 *pseq,
 
 /* -------------------------------------------------------- checkpoint */
 
-/**
- * rrpc_ckpt_hdr_valid() - is this a checkpoint header of this format?
- * @h: the first sector of a checkpoint block
- *
- * Return: true if @h has the checkpoint magic, this format's version
- * and a matching CRC.
- */
-bool rrpc_ckpt_hdr_valid(const struct rrpc_ckpt_hdr *h)
-{
-	return le32_to_cpu(h->magic) == RRPC_CKPT_MAGIC &&
-	       le32_to_cpu(h->version) == RRPC_FMT_VERSION &&
-	       le32_to_cpu(h->crc) == crc32_le(~0, (const u8 *)h,
-					       offsetof(struct rrpc_ckpt_hdr, crc));
-}
-EXPORT_SYMBOL_IF_KUNIT(rrpc_ckpt_hdr_valid);
-
 static u64 rrpc_ckpt_bytes(u64 nr_lbas, u32 nr_blocks, u32 nr_trims)
 {
 	return nr_lbas * sizeof(__le32) +
@@ -1066,7 +1105,7 @@ static int rrpc_ckpt_load(struct rrpc *rrpc, const struct rrpc_ckpt_hdr *h,
 			  const u8 *probe, const u64 *bseq,
 			  const struct nvm_tgt_conf *conf, u64 *nr_lbas, u32 *op)
 {
-	u64 n = le64_to_cpu(h->nr_lbas), lba;
+	u64 n = le64_to_cpu(h->hdr.nr_lbas), lba;
 	u32 nr_trims = le32_to_cpu(h->nr_trims);
 	u32 nblk = le32_to_cpu(h->nr_ckpt_blks), payload, b, t;
 	const struct rrpc_ckpt_blk *tbl;
@@ -1077,12 +1116,9 @@ static int rrpc_ckpt_load(struct rrpc *rrpc, const struct rrpc_ckpt_hdr *h,
 
 	payload = DIV_ROUND_UP_ULL(rrpc_ckpt_bytes(n, rrpc->nr_blocks, nr_trims),
 				   RRPC_SECTOR_SIZE);
-	if (le32_to_cpu(h->lun_begin) != rrpc->lun_begin ||
-	    le32_to_cpu(h->lun_end) != rrpc->lun_end ||
-	    le32_to_cpu(h->sec_per_blk) != rrpc->spb ||
-	    le32_to_cpu(h->blks_per_lun) != rrpc->geo->blks_per_lun ||
+	if (!rrpc_meta_hdr_fits(rrpc, &h->hdr) ||
 	    le32_to_cpu(h->nr_blocks) != rrpc->nr_blocks ||
-	    !n || n >= rrpc->nr_paddrs || nr_trims > rrpc->nr_paddrs ||
+	    nr_trims > rrpc->nr_paddrs ||
 	    le32_to_cpu(h->payload) != payload ||
 	    !nblk || nblk > RRPC_CKPT_MAX_BLKS ||
 	    (u64)nblk * rrpc->spb < payload + 1)
@@ -1091,7 +1127,7 @@ static int rrpc_ckpt_load(struct rrpc *rrpc, const struct rrpc_ckpt_hdr *h,
 		if (le32_to_cpu(h->ckpt_blks[b]) >= rrpc->nr_blocks ||
 		    probe[le32_to_cpu(h->ckpt_blks[b])] != RRPC_PROBE_CKPT)
 			return -EAGAIN;
-	ret = rrpc_check_op(rrpc, conf, le32_to_cpu(h->op));
+	ret = rrpc_check_op(rrpc, conf, le32_to_cpu(h->hdr.op));
 	if (ret)
 		return ret;
 	ret = -EAGAIN;		/* until the checkpoint proves intact */
@@ -1174,7 +1210,7 @@ static int rrpc_ckpt_load(struct rrpc *rrpc, const struct rrpc_ckpt_hdr *h,
 	rrpc->rec.trims = nr_trims;
 	rrpc->wb_seq = le64_to_cpu(h->seq);
 	*nr_lbas = n;
-	*op = le32_to_cpu(h->op);
+	*op = le32_to_cpu(h->hdr.op);
 	ret = 0;
 	goto out;
 
@@ -1306,14 +1342,7 @@ void rrpc_ckpt_write(struct rrpc *rrpc)
 		if (rrpc->p2l[paddr] == RRPC_LBA_TRIM)
 			trims[t++] = cpu_to_le32(paddr);
 
-	h->magic = cpu_to_le32(RRPC_CKPT_MAGIC);
-	h->version = cpu_to_le32(RRPC_FMT_VERSION);
-	h->lun_begin = cpu_to_le32(rrpc->lun_begin);
-	h->lun_end = cpu_to_le32(rrpc->lun_end);
-	h->nr_lbas = cpu_to_le64(rrpc->nr_lbas);
-	h->op = cpu_to_le32(rrpc->op);
-	h->sec_per_blk = cpu_to_le32(rrpc->spb);
-	h->blks_per_lun = cpu_to_le32(rrpc->geo->blks_per_lun);
+	rrpc_meta_hdr_fill(rrpc, &h->hdr, RRPC_CKPT_MAGIC);
 	h->nr_blocks = cpu_to_le32(rrpc->nr_blocks);
 	h->seq = cpu_to_le64(rrpc->wb_seq);
 	h->sb_paddr = cpu_to_le32(rrpc->sb_paddr);
@@ -1458,11 +1487,11 @@ int rrpc_recover(struct rrpc *rrpc, const struct nvm_tgt_conf *conf,
 	rrpc->rec.mode = RRPC_REC_SCAN;
 	sb = rrpc_pick_sb(rrpc, scans);
 	if (sb) {
-		ret = rrpc_check_op(rrpc, conf, le32_to_cpu(sb->op));
+		ret = rrpc_check_op(rrpc, conf, le32_to_cpu(sb->hdr.op));
 		if (ret)
 			goto out;
-		*nr_lbas = le64_to_cpu(sb->nr_lbas);
-		*op = le32_to_cpu(sb->op);
+		*nr_lbas = le64_to_cpu(sb->hdr.nr_lbas);
+		*op = le32_to_cpu(sb->hdr.op);
 	} else {
 		rrpc_warn(rrpc, "no superblock record on the media: assuming the capacity of a new target (%llu sectors)\n",
 			  *nr_lbas);
@@ -1541,14 +1570,7 @@ void rrpc_sb_fill(struct rrpc *rrpc, void *buf)
 	struct rrpc_sb_rec *sb = buf;
 
 	memset(buf, 0, RRPC_SECTOR_SIZE);
-	sb->magic = cpu_to_le32(RRPC_SB_MAGIC);
-	sb->version = cpu_to_le32(RRPC_FMT_VERSION);
-	sb->lun_begin = cpu_to_le32(rrpc->lun_begin);
-	sb->lun_end = cpu_to_le32(rrpc->lun_end);
-	sb->nr_lbas = cpu_to_le64(rrpc->nr_lbas);
-	sb->op = cpu_to_le32(rrpc->op);
-	sb->sec_per_blk = cpu_to_le32(rrpc->spb);
-	sb->blks_per_lun = cpu_to_le32(rrpc->geo->blks_per_lun);
+	rrpc_meta_hdr_fill(rrpc, &sb->hdr, RRPC_SB_MAGIC);
 	strscpy(sb->name, rrpc->disk->disk_name, sizeof(sb->name));
 	sb->crc = cpu_to_le32(crc32_le(~0, (const u8 *)sb,
 				       offsetof(struct rrpc_sb_rec, crc)));
