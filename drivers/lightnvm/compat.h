@@ -16,27 +16,18 @@
 #include <linux/blk-mq.h>
 
 /*
- * Linux 6.10 records a trace event's string source in __string() only:
- * __assign_str(dst) lost its second argument. Our trace headers assign
- * through nvm_assign_str(dst, src), which both series expand at the point
- * of use (the file that defines CREATE_TRACE_POINTS includes this header
- * through core.h or rrpc.h first).
- */
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 10, 0)
-#define nvm_assign_str(dst, src)	__assign_str(dst)
-#else
-#define nvm_assign_str(dst, src)	__assign_str(dst, src)
-#endif
-
-/*
  * Linux 6.5 passes ->open() of &struct block_device_operations the gendisk
  * and a blk_mode_t (BLK_OPEN_*) instead of the block device and an
  * fmode_t. A driver defines its open for the gendisk and names it in
- * its operations as nvm_bdops_open(fn), after NVM_DEFINE_BDOPS_OPEN(fn),
- * which on 6.1 defines the adapter from the old shape.
+ * its operations as nvm_bdops_open(fn). NVM_DEFINE_BDOPS_OPEN(fn);
+ * follows the definition of fn: on 6.5 and later it declares fn again
+ * (an open of another shape fails to build); on 6.1 it defines the
+ * adapter from the old shape, fn_bdev(), which calls fn.
  */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 5, 0)
-#define NVM_DEFINE_BDOPS_OPEN(fn)
+#define NVM_DEFINE_BDOPS_OPEN(fn)					\
+static int fn(struct gendisk *disk, blk_mode_t mode)
+
 #define nvm_bdops_open(fn)		fn
 #else
 typedef fmode_t blk_mode_t;
@@ -45,7 +36,8 @@ typedef fmode_t blk_mode_t;
 static int fn##_bdev(struct block_device *bdev, fmode_t mode)		\
 {									\
 	return fn(bdev->bd_disk, mode);					\
-}
+}									\
+static int fn##_bdev(struct block_device *bdev, fmode_t mode)
 
 #define nvm_bdops_open(fn)		fn##_bdev
 #endif

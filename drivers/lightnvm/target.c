@@ -50,7 +50,7 @@ static int nvm_tgt_open(struct gendisk *disk, blk_mode_t mode)
 	return disk->private_data ? 0 : -ENXIO;
 }
 
-NVM_DEFINE_BDOPS_OPEN(nvm_tgt_open)
+NVM_DEFINE_BDOPS_OPEN(nvm_tgt_open);
 
 static const struct block_device_operations nvm_tgt_fops = {
 	.owner		= THIS_MODULE,

@@ -60,7 +60,7 @@ TRACE_DEFINE_ENUM(NVM_BLK_ST_BAD);
 DECLARE_EVENT_CLASS(nvm_io,
 		    TP_PROTO(const struct nvm_dev *dev, const struct nvm_rq *rqd),
 		    TP_ARGS(dev, rqd),
-		    TP_STRUCT__entry(__string(dev, dev->name)
+		    TP_STRUCT__entry(__array(char, dev, DISK_NAME_LEN)
 				     __field(u8, opcode)
 				     __field(u16, nr_ppas)
 				     __field(u16, flags)
@@ -72,7 +72,8 @@ DECLARE_EVENT_CLASS(nvm_io,
 				     __field(u8, sec)
 				     __field(int, error)
 				     __field(u64, ppa_status)),
-		    TP_fast_assign(nvm_assign_str(dev, dev->name);
+		    TP_fast_assign(strscpy(__entry->dev, dev->name,
+					   sizeof(__entry->dev));
 				   __entry->opcode = rqd->opcode;
 				   __entry->nr_ppas = rqd->nr_ppas;
 				   __entry->flags = rqd->flags;
@@ -85,7 +86,7 @@ DECLARE_EVENT_CLASS(nvm_io,
 				   __entry->error = rqd->error;
 				   __entry->ppa_status = rqd->ppa_status;),
 		    TP_printk("%s %s nr_ppas=%u ppa=ch%u/lun%u/pl%u/blk%u/pg%u/sec%u flags=0x%x error=0x%x ppa_status=0x%llx",
-			      __get_str(dev), show_nvm_opcode(__entry->opcode),
+			      __entry->dev, show_nvm_opcode(__entry->opcode),
 			      __entry->nr_ppas, __entry->ch, __entry->lun, __entry->pl,
 			      __entry->blk, __entry->pg, __entry->sec, __entry->flags,
 			      __entry->error, __entry->ppa_status)
@@ -120,16 +121,17 @@ DEFINE_EVENT(nvm_io, nvm_io_done,
 DECLARE_EVENT_CLASS(gennvm_blk,
 		    TP_PROTO(const struct nvm_dev *dev, const struct nvm_block *blk),
 		    TP_ARGS(dev, blk),
-		    TP_STRUCT__entry(__string(dev, dev->name)
+		    TP_STRUCT__entry(__array(char, dev, DISK_NAME_LEN)
 				     __field(int, lun)
 				     __field(unsigned int, blk)
 				     __field(int, state)),
-		    TP_fast_assign(nvm_assign_str(dev, dev->name);
+		    TP_fast_assign(strscpy(__entry->dev, dev->name,
+					   sizeof(__entry->dev));
 				   __entry->lun = blk->lun->id;
 				   __entry->blk = blk->id;
 				   __entry->state = READ_ONCE(blk->state);),
 		    TP_printk("%s lun=%d blk=%u state=%s",
-			      __get_str(dev), __entry->lun, __entry->blk,
+			      __entry->dev, __entry->lun, __entry->blk,
 			      show_nvm_blk_state(__entry->state))
 );
 
@@ -177,18 +179,19 @@ TRACE_EVENT(gennvm_mark_blk,
 	    TP_PROTO(const struct nvm_dev *dev, struct ppa_addr ppa, int type,
 		     bool changed),
 	    TP_ARGS(dev, ppa, type, changed),
-	    TP_STRUCT__entry(__string(dev, dev->name)
+	    TP_STRUCT__entry(__array(char, dev, DISK_NAME_LEN)
 			     __field(int, lun)
 			     __field(unsigned int, blk)
 			     __field(int, type)
 			     __field(bool, changed)),
-	    TP_fast_assign(nvm_assign_str(dev, dev->name);
+	    TP_fast_assign(strscpy(__entry->dev, dev->name,
+				   sizeof(__entry->dev));
 			   __entry->lun = ppa.g.ch * dev->geo.luns_per_chnl + ppa.g.lun;
 			   __entry->blk = ppa.g.blk;
 			   __entry->type = type;
 			   __entry->changed = changed;),
 	    TP_printk("%s lun=%d blk=%u type=%s changed=%d",
-		      __get_str(dev), __entry->lun, __entry->blk,
+		      __entry->dev, __entry->lun, __entry->blk,
 		      show_nvm_blk_type(__entry->type), __entry->changed)
 );
 

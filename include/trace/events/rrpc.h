@@ -17,6 +17,9 @@
 #include <linux/lightnvm.h>
 #include <linux/tracepoint.h>
 
+/* room for rrpc_recover's mode: the longest, "checkpoint", and its NUL */
+#define RRPC_TRACE_MODE_LEN	16
+
 /**
  * rrpc_write - a user write is in the write buffer
  * @disk: the target's disk
@@ -27,15 +30,15 @@
 TRACE_EVENT(rrpc_write,
 	    TP_PROTO(const char *disk, u32 lba, u32 nr, bool flush),
 	    TP_ARGS(disk, lba, nr, flush),
-	    TP_STRUCT__entry(__string(disk, disk)
+	    TP_STRUCT__entry(__array(char, disk, DISK_NAME_LEN)
 			     __field(u32, lba)
 			     __field(u32, nr)
 			     __field(bool, flush)),
-	    TP_fast_assign(nvm_assign_str(disk, disk);
+	    TP_fast_assign(strscpy(__entry->disk, disk, sizeof(__entry->disk));
 			   __entry->lba = lba;
 			   __entry->nr = nr;
 			   __entry->flush = flush;),
-	    TP_printk("%s lba=%u nr=%u flush=%d", __get_str(disk),
+	    TP_printk("%s lba=%u nr=%u flush=%d", __entry->disk,
 		      __entry->lba, __entry->nr, __entry->flush)
 );
 
@@ -55,7 +58,7 @@ TRACE_EVENT(rrpc_program,
 	    TP_PROTO(const char *disk, int lun, struct ppa_addr ppa, u32 paddr,
 		     u32 nr, u32 nr_data, bool gc, int error),
 	    TP_ARGS(disk, lun, ppa, paddr, nr, nr_data, gc, error),
-	    TP_STRUCT__entry(__string(disk, disk)
+	    TP_STRUCT__entry(__array(char, disk, DISK_NAME_LEN)
 			     __field(int, lun)
 			     __field(u16, blk)
 			     __field(u16, pg)
@@ -64,7 +67,7 @@ TRACE_EVENT(rrpc_program,
 			     __field(u32, nr_data)
 			     __field(bool, gc)
 			     __field(int, error)),
-	    TP_fast_assign(nvm_assign_str(disk, disk);
+	    TP_fast_assign(strscpy(__entry->disk, disk, sizeof(__entry->disk));
 			   __entry->lun = lun;
 			   __entry->blk = ppa.g.blk;
 			   __entry->pg = ppa.g.pg;
@@ -74,7 +77,7 @@ TRACE_EVENT(rrpc_program,
 			   __entry->gc = gc;
 			   __entry->error = error;),
 	    TP_printk("%s lun=%d blk=%u pg=%u paddr=%u nr=%u data=%u gc=%d error=%d",
-		      __get_str(disk), __entry->lun, __entry->blk, __entry->pg,
+		      __entry->disk, __entry->lun, __entry->blk, __entry->pg,
 		      __entry->paddr, __entry->nr, __entry->nr_data, __entry->gc,
 		      __entry->error)
 );
@@ -93,20 +96,20 @@ TRACE_EVENT(rrpc_gc_victim,
 	    TP_PROTO(const char *disk, int lun, u32 blk, u32 valid, u32 written,
 		     bool bad),
 	    TP_ARGS(disk, lun, blk, valid, written, bad),
-	    TP_STRUCT__entry(__string(disk, disk)
+	    TP_STRUCT__entry(__array(char, disk, DISK_NAME_LEN)
 			     __field(int, lun)
 			     __field(u32, blk)
 			     __field(u32, valid)
 			     __field(u32, invalid)
 			     __field(bool, bad)),
-	    TP_fast_assign(nvm_assign_str(disk, disk);
+	    TP_fast_assign(strscpy(__entry->disk, disk, sizeof(__entry->disk));
 			   __entry->lun = lun;
 			   __entry->blk = blk;
 			   __entry->valid = valid;
 			   __entry->invalid = written > valid ? written - valid : 0;
 			   __entry->bad = bad;),
 	    TP_printk("%s lun=%d blk=%u valid=%u invalid=%u bad=%d",
-		      __get_str(disk), __entry->lun, __entry->blk, __entry->valid,
+		      __entry->disk, __entry->lun, __entry->blk, __entry->valid,
 		      __entry->invalid, __entry->bad)
 );
 
@@ -121,17 +124,17 @@ TRACE_EVENT(rrpc_gc_victim,
 TRACE_EVENT(rrpc_erase,
 	    TP_PROTO(const char *disk, int lun, u32 blk, bool gc, int ret),
 	    TP_ARGS(disk, lun, blk, gc, ret),
-	    TP_STRUCT__entry(__string(disk, disk)
+	    TP_STRUCT__entry(__array(char, disk, DISK_NAME_LEN)
 			     __field(int, lun)
 			     __field(u32, blk)
 			     __field(bool, gc)
 			     __field(int, ret)),
-	    TP_fast_assign(nvm_assign_str(disk, disk);
+	    TP_fast_assign(strscpy(__entry->disk, disk, sizeof(__entry->disk));
 			   __entry->lun = lun;
 			   __entry->blk = blk;
 			   __entry->gc = gc;
 			   __entry->ret = ret;),
-	    TP_printk("%s lun=%d blk=%u gc=%d ret=%d", __get_str(disk),
+	    TP_printk("%s lun=%d blk=%u gc=%d ret=%d", __entry->disk,
 		      __entry->lun, __entry->blk, __entry->gc, __entry->ret)
 );
 
@@ -145,15 +148,15 @@ TRACE_EVENT(rrpc_erase,
 TRACE_EVENT(rrpc_flush,
 	    TP_PROTO(const char *disk, u64 seq, u32 pad, bool wait),
 	    TP_ARGS(disk, seq, pad, wait),
-	    TP_STRUCT__entry(__string(disk, disk)
+	    TP_STRUCT__entry(__array(char, disk, DISK_NAME_LEN)
 			     __field(u64, seq)
 			     __field(u32, pad)
 			     __field(bool, wait)),
-	    TP_fast_assign(nvm_assign_str(disk, disk);
+	    TP_fast_assign(strscpy(__entry->disk, disk, sizeof(__entry->disk));
 			   __entry->seq = seq;
 			   __entry->pad = pad;
 			   __entry->wait = wait;),
-	    TP_printk("%s seq=%llu pad=%u wait=%d", __get_str(disk),
+	    TP_printk("%s seq=%llu pad=%u wait=%d", __entry->disk,
 		      __entry->seq, __entry->pad, __entry->wait)
 );
 
@@ -169,17 +172,17 @@ TRACE_EVENT(rrpc_flush,
 TRACE_EVENT(rrpc_discard,
 	    TP_PROTO(const char *disk, u32 lba, u32 nr, bool zeroes, bool rec),
 	    TP_ARGS(disk, lba, nr, zeroes, rec),
-	    TP_STRUCT__entry(__string(disk, disk)
+	    TP_STRUCT__entry(__array(char, disk, DISK_NAME_LEN)
 			     __field(u32, lba)
 			     __field(u32, nr)
 			     __field(bool, zeroes)
 			     __field(bool, rec)),
-	    TP_fast_assign(nvm_assign_str(disk, disk);
+	    TP_fast_assign(strscpy(__entry->disk, disk, sizeof(__entry->disk));
 			   __entry->lba = lba;
 			   __entry->nr = nr;
 			   __entry->zeroes = zeroes;
 			   __entry->rec = rec;),
-	    TP_printk("%s lba=%u nr=%u zeroes=%d rec=%d", __get_str(disk),
+	    TP_printk("%s lba=%u nr=%u zeroes=%d rec=%d", __entry->disk,
 		      __entry->lba, __entry->nr, __entry->zeroes, __entry->rec)
 );
 
@@ -198,16 +201,16 @@ TRACE_EVENT(rrpc_recover,
 	    TP_PROTO(const char *disk, const char *mode, u64 ms, u64 scanned,
 		     u32 blocks, u64 mapped, u32 trims, u32 torn),
 	    TP_ARGS(disk, mode, ms, scanned, blocks, mapped, trims, torn),
-	    TP_STRUCT__entry(__string(disk, disk)
-			     __string(mode, mode)
+	    TP_STRUCT__entry(__array(char, disk, DISK_NAME_LEN)
+			     __array(char, mode, RRPC_TRACE_MODE_LEN)
 			     __field(u64, ms)
 			     __field(u64, scanned)
 			     __field(u32, blocks)
 			     __field(u64, mapped)
 			     __field(u32, trims)
 			     __field(u32, torn)),
-	    TP_fast_assign(nvm_assign_str(disk, disk);
-			   nvm_assign_str(mode, mode);
+	    TP_fast_assign(strscpy(__entry->disk, disk, sizeof(__entry->disk));
+			   strscpy(__entry->mode, mode, sizeof(__entry->mode));
 			   __entry->ms = ms;
 			   __entry->scanned = scanned;
 			   __entry->blocks = blocks;
@@ -215,7 +218,7 @@ TRACE_EVENT(rrpc_recover,
 			   __entry->trims = trims;
 			   __entry->torn = torn;),
 	    TP_printk("%s mode=%s ms=%llu scanned=%llu blocks=%u mapped=%llu trims=%u torn=%u",
-		      __get_str(disk), __get_str(mode), __entry->ms,
+		      __entry->disk, __entry->mode, __entry->ms,
 		      __entry->scanned, __entry->blocks, __entry->mapped,
 		      __entry->trims, __entry->torn)
 );
