@@ -81,6 +81,13 @@ run_boot() {
 		if [ "$KERNEL" = stock-dkms ]; then
 			# the one group that depends on another test's effect
 			boot_fail_all "no lightnvm modules from DKMS for Debian's 6.1 kernel: run host/deb-dkms first (TESTS='host/deb-dkms $group')"
+		elif [[ ${kimg:-} == /boot/vmlinuz-* ]]; then
+			# Debian's kernel of the modules we built is not installed
+			boot_fail_all "no $kimg: Debian's linux-image-${kimg#/boot/vmlinuz-} is not installed (make deps installs it)"
+		elif [ "${KERNEL#stock}" != "$KERNEL" ]; then
+			why="make modules${SFX:+ KVER=6.12}"
+			[ "$KERNEL" = stock-6.12 ] && why="make modules-6.12"
+			boot_fail_all "no modules for Debian's $KERNEL kernel: $why (part of make check) needs the kernel's headers, which make deps installs"
 		else
 			boot_fail_all "no $KERNEL kernel (run make kernel / make modules)"
 		fi
