@@ -883,8 +883,16 @@ void rrpc_meta_hdr_fill(struct rrpc *rrpc, struct rrpc_meta_hdr *h,
 bool rrpc_meta_hdr_valid(const struct rrpc_meta_hdr *h, u32 magic,
 			 size_t crc_off);
 bool rrpc_meta_hdr_fits(struct rrpc *rrpc, const struct rrpc_meta_hdr *h);
-void rrpc_ckpt_write(struct rrpc *rrpc);
 bool rrpc_trim_needed(struct rrpc *rrpc, u64 seq);
+int rrpc_pbuf_init(struct rrpc *rrpc, struct rrpc_unit *pb);
+int rrpc_page_io(struct rrpc *rrpc, struct rrpc_unit *pb,
+		 struct rrpc_block *rblk, u32 off, bool write);
+int rrpc_scan_read(struct rrpc *rrpc, struct rrpc_unit *pb,
+		   struct rrpc_block *rblk, u32 off);
+int rrpc_rec_erase(struct rrpc *rrpc, struct nvm_block *blk);
+int rrpc_check_op(struct rrpc *rrpc, const struct nvm_tgt_conf *conf, u32 op);
+bool rrpc_claim_data_blk(struct rrpc *rrpc, struct rrpc_block *rblk);
+void rrpc_unclaim_blocks(struct rrpc *rrpc);
 /* What recovery's probe found at the start of a block. */
 enum {
 	RRPC_PROBE_EMPTY,
@@ -893,8 +901,15 @@ enum {
 	RRPC_PROBE_FOREIGN,	/* another target's */
 };
 
+/* rrpc_ckpt.c */
+bool rrpc_ckpt_hdr_valid(const struct rrpc_ckpt_hdr *h);
 bool rrpc_ckpt_matches(struct rrpc *rrpc, const struct rrpc_ckpt_blk *tbl,
 		       const u8 *probe, const u64 *bseq, u64 seq);
+int rrpc_ckpt_load(struct rrpc *rrpc, const struct rrpc_ckpt_hdr *h,
+		   const u8 *probe, const u64 *bseq,
+		   const struct nvm_tgt_conf *conf, u64 *nr_lbas, u32 *op);
+int rrpc_ckpt_erase(struct rrpc *rrpc, const u8 *probe);
+void rrpc_ckpt_write(struct rrpc *rrpc);
 
 /* rrpc_gc.c */
 int rrpc_gc_init(struct rrpc_lun *rlun);

@@ -354,13 +354,6 @@ static bool rrpc_sb_valid(const struct rrpc_sb_rec *sb)
 				   offsetof(struct rrpc_sb_rec, crc));
 }
 
-/* Is this a checkpoint header of this format, intact? */
-static bool rrpc_ckpt_hdr_valid(const struct rrpc_ckpt_hdr *h)
-{
-	return rrpc_meta_hdr_valid(&h->hdr, RRPC_CKPT_MAGIC,
-				   offsetof(struct rrpc_ckpt_hdr, crc));
-}
-
 /* A sector of another target: remember the first one for the message. */
 static void rrpc_scan_foreign(struct rrpc_scan *sc, const struct rrpc_oob *oob)
 {
@@ -428,7 +421,7 @@ static int rrpc_scan_sector(struct rrpc *rrpc, struct rrpc_scan *sc,
  * rrpc_pbuf_init() zeroes it first, so that rrpc_unit_free() is always
  * right, after a failed init too.
  */
-static int rrpc_pbuf_init(struct rrpc *rrpc, struct rrpc_unit *pb)
+int rrpc_pbuf_init(struct rrpc *rrpc, struct rrpc_unit *pb)
 {
 	memset(pb, 0, sizeof(*pb));
 	return rrpc_unit_init(rrpc, pb, false);
@@ -439,8 +432,8 @@ static int rrpc_pbuf_init(struct rrpc *rrpc, struct rrpc_unit *pb)
  * OOB bytes. For a program, the caller has filled the pages and the OOB.
  * Return: as nvm_submit_io_sync(); pb->rqd.error and ppa_status tell more.
  */
-static int rrpc_page_io(struct rrpc *rrpc, struct rrpc_unit *pb,
-			struct rrpc_block *rblk, u32 off, bool write)
+int rrpc_page_io(struct rrpc *rrpc, struct rrpc_unit *pb,
+		 struct rrpc_block *rblk, u32 off, bool write)
 {
 	const struct nvm_geo *geo = rrpc->geo;
 	struct nvm_rq *rqd = &pb->rqd;
@@ -483,8 +476,8 @@ static int rrpc_page_io(struct rrpc *rrpc, struct rrpc_unit *pb,
  * stops the scan.
  * Return: 0, or -EIO after %RRPC_HOST_RETRIES host errors in a row.
  */
-static int rrpc_scan_read(struct rrpc *rrpc, struct rrpc_unit *pb,
-			  struct rrpc_block *rblk, u32 off)
+int rrpc_scan_read(struct rrpc *rrpc, struct rrpc_unit *pb,
+		   struct rrpc_block *rblk, u32 off)
 {
 	int ret, error, tries = 0;
 
@@ -508,7 +501,7 @@ static int rrpc_scan_read(struct rrpc *rrpc, struct rrpc_unit *pb,
  * Return: as nvm_erase_blk(): 0, -EIO for the media (the block went
  * bad), another error after %RRPC_HOST_RETRIES host errors in a row.
  */
-static int rrpc_rec_erase(struct rrpc *rrpc, struct nvm_block *blk)
+int rrpc_rec_erase(struct rrpc *rrpc, struct nvm_block *blk)
 {
 	int ret, tries = 0;
 
@@ -821,8 +814,8 @@ static int rrpc_scan_owned(struct rrpc *rrpc, struct rrpc_scan *scans,
  * The over-provisioning of data already on the LUNs: a different one
  * asked for explicitly is refused.
  */
-static int rrpc_check_op(struct rrpc *rrpc, const struct nvm_tgt_conf *conf,
-			 u32 op)
+int rrpc_check_op(struct rrpc *rrpc, const struct nvm_tgt_conf *conf,
+		  u32 op)
 {
 	if (!conf->over_prov || conf->over_prov == op)
 		return 0;
@@ -865,7 +858,7 @@ static const struct rrpc_sb_rec *rrpc_pick_sb(struct rrpc *rrpc,
  * first, then it goes back to the bad list). Return: false if the media
  * manager gives neither.
  */
-static bool rrpc_claim_data_blk(struct rrpc *rrpc, struct rrpc_block *rblk)
+bool rrpc_claim_data_blk(struct rrpc *rrpc, struct rrpc_block *rblk)
 {
 	struct nvm_lun *lun = rblk->rlun->parent;
 
@@ -937,7 +930,7 @@ static int rrpc_claim_blocks(struct rrpc *rrpc, u64 *pseq)
 }
 
 /* Put back what rrpc_claim_blocks() claimed (creation failed). */
-static void rrpc_unclaim_blocks(struct rrpc *rrpc)
+void rrpc_unclaim_blocks(struct rrpc *rrpc)
 {
 	u32 b;
 
@@ -982,414 +975,195 @@ static void rrpc_merge(struct rrpc *rrpc, struct rrpc_scan *scans, u64 *pseq,
 	rrpc_merge_count(rrpc);
 }
 
-/* -------------------------------------------------------- checkpoint */
+/* The state the modes of recovery share: freed by rrpc_recover() */
+struct rrpc_rec_state {
+	struct rrpc_scan	*scans;		/* per LUN */
+	u8			*probe;		/* RRPC_PROBE_* per block */
+	u64			*bseq;		/* first sequence number per block */
+	u64			*pseq;		/* sequence number per paddr */
+	u64			*lseq;		/* sequence number per lba */
+};
 
-static u64 rrpc_ckpt_bytes(u64 nr_lbas, u32 nr_blocks, u32 nr_trims)
+/* The highest sequence number the LUNs' scans found */
+static u64 rrpc_scans_max_seq(struct rrpc *rrpc, struct rrpc_scan *scans)
 {
-	return nr_lbas * sizeof(__le32) +
-	       (u64)nr_blocks * sizeof(struct rrpc_ckpt_blk) +
-	       (u64)nr_trims * sizeof(__le32);
+	u64 max_seq = 0;
+	int i;
+
+	for (i = 0; i < rrpc->nr_luns; i++)
+		max_seq = max(max_seq, scans[i].max_seq);
+	return max_seq;
 }
 
-/* The block and offset of sector @pos of the checkpoint stream. */
-static struct rrpc_block *rrpc_ckpt_pos(struct rrpc *rrpc,
-					const struct rrpc_ckpt_hdr *h,
-					u64 pos, u32 *off)
+/* The map of @nr_lbas sectors, all unmapped */
+static int rrpc_map_alloc(struct rrpc *rrpc, u64 nr_lbas)
 {
-	*off = pos % rrpc->spb;
-	return &rrpc->blocks[le32_to_cpu(h->ckpt_blks[pos / rrpc->spb])];
-}
-
-/* Read the payload of a checkpoint into @buf; false if it is not intact. */
-static bool rrpc_ckpt_read(struct rrpc *rrpc, const struct rrpc_ckpt_hdr *h,
-			   void *buf, struct rrpc_unit *pb)
-{
-	u32 payload = le32_to_cpu(h->payload), off, i, k;
-	u64 pos;
-	int ret;
-
-	for (pos = 1; pos <= payload; pos += k) {
-		struct rrpc_block *rblk = rrpc_ckpt_pos(rrpc, h, pos, &off);
-		u32 first = off % rrpc->spp;
-
-		ret = rrpc_scan_read(rrpc, pb, rblk, off - first);
-		rrpc->rec.scanned += rrpc->spp;
-		if (ret || pb->rqd.error)
-			return false;
-		k = min_t(u64, rrpc->spp - first, payload + 1 - pos);
-		for (i = 0; i < k; i++) {
-			const struct rrpc_oob *oob = pb->meta +
-				(first + i) * rrpc->geo->oob_size;
-
-			if (!rrpc_oob_ours(rrpc, oob) ||
-			    le32_to_cpu(oob->lba) != RRPC_LBA_CKPT ||
-			    rrpc_oob_seq(oob) != le64_to_cpu(h->seq))
-				return false;
-			memcpy(buf + (pos - 1 + i) * RRPC_SECTOR_SIZE,
-			       page_address(pb->pages[first + i]),
-			       RRPC_SECTOR_SIZE);
-		}
-	}
-	return crc32_le(~0, buf, (size_t)payload * RRPC_SECTOR_SIZE) ==
-	       le32_to_cpu(h->payload_crc);
-}
-
-/**
- * rrpc_ckpt_matches() - does a checkpoint describe the media as probed?
- * @rrpc: the target
- * @tbl: the checkpoint's block table
- * @probe: %RRPC_PROBE_* of every block
- * @bseq: every block's first sector's sequence number (0: unknown, or
- *	padding)
- * @seq: the checkpoint's sequence number
- *
- * Blocks it says hold data must start with this target's data, older than
- * the checkpoint and not older than the block's lowest number (its
- * min_seq: a block whose min_seq missed what a program reached the media
- * with lets GC drop trim records too early); every other block but its
- * own must be empty, and its own must hold it: any write after the
- * checkpoint (there should be none) shows.
- *
- * Return: true if the checkpoint can be trusted.
- */
-bool rrpc_ckpt_matches(struct rrpc *rrpc, const struct rrpc_ckpt_blk *tbl,
-		       const u8 *probe, const u64 *bseq, u64 seq)
-{
-	u32 b, f;
-
-	for (b = 0; b < rrpc->nr_blocks; b++) {
-		int st = READ_ONCE(rrpc->blocks[b].parent->state);
-		bool good = st == NVM_BLK_ST_FREE;
-
-		f = le32_to_cpu(tbl[b].flags);
-		if (f & RRPC_CKPT_F_USED) {
-			/* a block retired before GC moved its data: read */
-			if ((!good && st != NVM_BLK_ST_BAD) ||
-			    probe[b] != RRPC_PROBE_DATA ||
-			    bseq[b] >= seq ||
-			    (bseq[b] && bseq[b] < le64_to_cpu(tbl[b].min_seq)) ||
-			    !le32_to_cpu(tbl[b].next_off) ||
-			    le32_to_cpu(tbl[b].next_off) > rrpc->spb)
-				return false;
-		} else if (f & RRPC_CKPT_F_CKPT) {
-			if (good && probe[b] != RRPC_PROBE_CKPT)
-				return false;
-		} else if (good && probe[b] != RRPC_PROBE_EMPTY) {
-			/* free, erased or not: nothing written since */
-			return false;
-		}
-	}
-	return true;
-}
-EXPORT_SYMBOL_IF_KUNIT(rrpc_ckpt_matches);
-
-/*
- * May the checkpoint put something (a logical sector, a trim or the
- * superblock record) at @paddr? Only inside a block it says holds data, and
- * only once: a sector claimed twice (a stale superblock address over a
- * sector rewritten since, say) means the checkpoint cannot be trusted.
- */
-static bool rrpc_ckpt_paddr_ok(struct rrpc *rrpc,
-			       const struct rrpc_ckpt_blk *tbl, u32 paddr)
-{
-	return paddr < rrpc->nr_paddrs &&
-	       (le32_to_cpu(tbl[paddr / rrpc->spb].flags) & RRPC_CKPT_F_USED) &&
-	       rrpc->p2l[paddr] == RRPC_ADDR_EMPTY;
-}
-
-/*
- * Take the state from a checkpoint. Return: 0; -EAGAIN if it cannot be
- * trusted (the caller scans instead); another errno on failure.
- */
-static int rrpc_ckpt_load(struct rrpc *rrpc, const struct rrpc_ckpt_hdr *h,
-			  const u8 *probe, const u64 *bseq,
-			  const struct nvm_tgt_conf *conf, u64 *nr_lbas, u32 *op)
-{
-	u64 n = le64_to_cpu(h->hdr.nr_lbas), lba;
-	u32 nr_trims = le32_to_cpu(h->nr_trims);
-	u32 nblk = le32_to_cpu(h->nr_ckpt_blks), payload, b, t;
-	const struct rrpc_ckpt_blk *tbl;
-	const __le32 *map, *trims;
-	struct rrpc_unit pb;
-	void *buf;
-	int ret = -EAGAIN;
-
-	payload = DIV_ROUND_UP_ULL(rrpc_ckpt_bytes(n, rrpc->nr_blocks, nr_trims),
-				   RRPC_SECTOR_SIZE);
-	if (!rrpc_meta_hdr_fits(rrpc, &h->hdr) ||
-	    le32_to_cpu(h->nr_blocks) != rrpc->nr_blocks ||
-	    nr_trims > rrpc->nr_paddrs ||
-	    le32_to_cpu(h->payload) != payload ||
-	    !nblk || nblk > RRPC_CKPT_MAX_BLKS ||
-	    (u64)nblk * rrpc->spb < payload + 1)
-		return -EAGAIN;
-	for (b = 0; b < nblk; b++)
-		if (le32_to_cpu(h->ckpt_blks[b]) >= rrpc->nr_blocks ||
-		    probe[le32_to_cpu(h->ckpt_blks[b])] != RRPC_PROBE_CKPT)
-			return -EAGAIN;
-	ret = rrpc_check_op(rrpc, conf, le32_to_cpu(h->hdr.op));
-	if (ret)
-		return ret;
-	ret = -EAGAIN;		/* until the checkpoint proves intact */
-
-	buf = kvmalloc((size_t)payload * RRPC_SECTOR_SIZE, GFP_KERNEL);
-	if (!buf)
+	rrpc->nr_lbas = nr_lbas;
+	rrpc->map = kvmalloc_array(rrpc->nr_lbas, sizeof(*rrpc->map),
+				   GFP_KERNEL);
+	if (!rrpc->map)
 		return -ENOMEM;
-	if (rrpc_pbuf_init(rrpc, &pb)) {
-		ret = -ENOMEM;
-		goto out;
-	}
-	if (!rrpc_ckpt_read(rrpc, h, buf, &pb))
-		goto out;
-	map = buf;
-	tbl = buf + n * sizeof(__le32);
-	trims = (const void *)(tbl + rrpc->nr_blocks);
-	if (!rrpc_ckpt_matches(rrpc, tbl, probe, bseq, le64_to_cpu(h->seq)))
-		goto out;
-
-	rrpc->nr_lbas = n;
-	rrpc->map = kvmalloc_array(n, sizeof(*rrpc->map), GFP_KERNEL);
-	if (!rrpc->map) {
-		ret = -ENOMEM;
-		goto out;
-	}
-	for (lba = 0; lba < n; lba++) {
-		u32 ppa = le32_to_cpu(map[lba]);
-
-		rrpc->map[lba].wb = RRPC_ADDR_EMPTY;
-		rrpc->map[lba].ppa = ppa;
-		if (ppa == RRPC_ADDR_EMPTY || ppa == RRPC_ADDR_LOST)
-			continue;
-		if (!rrpc_ckpt_paddr_ok(rrpc, tbl, ppa))
-			goto bad_map;
-		rrpc->p2l[ppa] = lba;
-	}
-	for (t = 0; t < nr_trims; t++) {
-		u32 paddr = le32_to_cpu(trims[t]);
-
-		if (!rrpc_ckpt_paddr_ok(rrpc, tbl, paddr))
-			goto bad_map;
-		rrpc->p2l[paddr] = RRPC_LBA_TRIM;
-	}
-	/* never over a sector the map or a trim record claims */
-	rrpc->sb_paddr = le32_to_cpu(h->sb_paddr);
-	if (rrpc->sb_paddr != RRPC_ADDR_EMPTY) {
-		if (!rrpc_ckpt_paddr_ok(rrpc, tbl, rrpc->sb_paddr))
-			goto bad_map;
-		rrpc->p2l[rrpc->sb_paddr] = RRPC_LBA_SB;
-	}
-
-	for (b = 0; b < rrpc->nr_blocks; b++) {
-		struct rrpc_block *rblk = &rrpc->blocks[b];
-		u32 f = le32_to_cpu(tbl[b].flags);
-
-		rblk->erased = f & RRPC_CKPT_F_ERASED;
-		if (!(f & RRPC_CKPT_F_USED))
-			continue;
-		if (!rrpc_claim_data_blk(rrpc, rblk)) {
-			rrpc_unclaim_blocks(rrpc);
-			goto bad_map;
-		}
-		rblk->next_off = le32_to_cpu(tbl[b].next_off);
-		rblk->min_seq = le64_to_cpu(tbl[b].min_seq);
-		rblk->close_seq = le64_to_cpu(tbl[b].close_seq);
-		rblk->bad = rblk->bad || (f & RRPC_CKPT_F_BAD);
-		rblk->state = RRPC_BLK_CLOSED;
-		list_add_tail(&rblk->list, &rblk->rlun->closed);
-		rblk->rlun->nr_closed++;
-		if (rblk->bad)
-			rblk->rlun->nr_bad++;
-		rrpc->rec.blocks++;
-		if (rblk->close_seq >= (u64)atomic64_read(&rrpc->close_seq))
-			atomic64_set(&rrpc->close_seq, rblk->close_seq + 1);
-	}
-	rrpc_merge_count(rrpc);
-	for (lba = 0; lba < n; lba++)
-		if (rrpc->map[lba].ppa != RRPC_ADDR_EMPTY)
-			rrpc->rec.mapped++;
-	rrpc->rec.trims = nr_trims;
-	rrpc->wb_seq = le64_to_cpu(h->seq);
-	*nr_lbas = n;
-	*op = le32_to_cpu(h->hdr.op);
-	ret = 0;
-	goto out;
-
-bad_map:
-	rrpc_warn(rrpc, "the checkpoint's map does not fit the media; scanning instead\n");
-	memset(rrpc->p2l, RRPC_EMPTY_BYTE, rrpc->nr_paddrs * sizeof(*rrpc->p2l));
-	kvfree(rrpc->map);
-	rrpc->map = NULL;
-	rrpc->sb_paddr = RRPC_ADDR_EMPTY;
-	ret = -EAGAIN;
-out:
-	rrpc_unit_free(rrpc, &pb);
-	kvfree(buf);
-	return ret;
-}
-
-/*
- * Erase the checkpoint blocks the probe found: from now on the media
- * changes, and a later creation must not trust the checkpoint.
- */
-static int rrpc_ckpt_erase(struct rrpc *rrpc, const u8 *probe)
-{
-	struct nvm_block *blk;
-	u32 b;
-	int ret;
-
-	for (b = 0; b < rrpc->nr_blocks; b++) {
-		struct rrpc_block *rblk = &rrpc->blocks[b];
-
-		if (probe[b] != RRPC_PROBE_CKPT || rblk->state != RRPC_BLK_FREE)
-			continue;
-		blk = nvm_claim_blk(rrpc->dev, rblk->rlun->parent,
-				    rblk->parent->id, false);
-		if (!blk)
-			continue;
-		ret = rrpc_rec_erase(rrpc, blk);
-		nvm_put_blk(rrpc->dev, blk);
-		if (ret && ret != -EIO) {
-			rrpc_err(rrpc, "could not erase the old checkpoint in block %u of LUN %d: %d\n",
-				 blk->id,
-				 rblk->rlun->parent->id, ret);
-			return ret;
-		}
-		rblk->erased = !ret;
-		rblk->next_off = 0;
-	}
+	memset(rrpc->map, RRPC_EMPTY_BYTE, rrpc->nr_lbas * sizeof(*rrpc->map));
 	return 0;
 }
 
-/**
- * rrpc_ckpt_write() - write a checkpoint of the map at a clean teardown
- * @rrpc: the target: writers and GC stopped, nothing buffered
- *
- * The next creation reads it instead of scanning the LUNs. Skipped (and
- * logged) when the device failed, or there is no room.
- */
-void rrpc_ckpt_write(struct rrpc *rrpc)
+static void rrpc_map_free(struct rrpc *rrpc)
 {
-	struct rrpc_block **cblk;
-	u32 nr_trims = 0, payload, nblk = 0, need, b, i, t = 0;
-	struct rrpc_ckpt_blk *tbl;
-	struct rrpc_ckpt_hdr *h;
-	__le32 *map, *trims;
-	ktime_t start = ktime_get();
-	struct rrpc_unit pb;
-	u64 paddr, pos, total;
-	void *buf;
-	int ret;
+	kvfree(rrpc->map);
+	rrpc->map = NULL;
+}
 
-	if (READ_ONCE(rrpc->dead) || READ_ONCE(rrpc->nospc))
-		return;
-	for (paddr = 0; paddr < rrpc->nr_paddrs; paddr++)
-		if (rrpc->p2l[paddr] == RRPC_LBA_TRIM)
-			nr_trims++;
-	payload = DIV_ROUND_UP_ULL(rrpc_ckpt_bytes(rrpc->nr_lbas,
-						   rrpc->nr_blocks, nr_trims),
-				   RRPC_SECTOR_SIZE);
-	total = (u64)payload + 1;
-	need = DIV_ROUND_UP_ULL(total, rrpc->spb);
-	if (need > RRPC_CKPT_MAX_BLKS) {
-		rrpc_info(rrpc, "the map needs %u blocks, more than a checkpoint takes: the next creation scans\n",
-			  need);
-		return;
-	}
+/*
+ * An empty target: no block holds its data. Blocks with nothing but
+ * unreadable pages are not taken for erased.
+ */
+static void rrpc_blocks_forget(struct rrpc *rrpc, const u8 *probe)
+{
+	u32 b;
 
-	ret = rrpc_pbuf_init(rrpc, &pb);
-	buf = kvzalloc((size_t)(payload + 1) * RRPC_SECTOR_SIZE, GFP_KERNEL);
-	cblk = kcalloc(need, sizeof(*cblk), GFP_KERNEL);
-	if (ret || !buf || !cblk) {
-		rrpc_info(rrpc, "no memory for a checkpoint: the next creation scans\n");
-		goto out;
-	}
-	for (i = 0; nblk < need && i < need + rrpc->nr_luns; i++) {
-		struct rrpc_block *rblk;
-
-		rblk = rrpc_get_blk(&rrpc->luns[i % rrpc->nr_luns], true);
-		if (rblk)
-			cblk[nblk++] = rblk;
-	}
-	if (nblk < need) {
-		rrpc_info(rrpc, "no free blocks for a checkpoint: the next creation scans\n");
-		goto out;
-	}
-
-	h = buf;
-	map = buf + RRPC_SECTOR_SIZE;
-	tbl = (void *)(map + rrpc->nr_lbas);
-	trims = (void *)(tbl + rrpc->nr_blocks);
-	for (paddr = 0; paddr < rrpc->nr_lbas; paddr++)
-		map[paddr] = cpu_to_le32(rrpc->map[paddr].ppa);
 	for (b = 0; b < rrpc->nr_blocks; b++) {
 		struct rrpc_block *rblk = &rrpc->blocks[b];
-		u32 f = 0;
 
-		if (rblk->state == RRPC_BLK_FREE && rblk->erased)
-			f = RRPC_CKPT_F_ERASED;
-		else if (rblk->state != RRPC_BLK_FREE && rblk->next_off)
-			f = RRPC_CKPT_F_USED | (rblk->bad ? RRPC_CKPT_F_BAD : 0);
-		tbl[b].next_off = cpu_to_le32(rblk->next_off);
-		tbl[b].min_seq = cpu_to_le64(rblk->min_seq);
-		tbl[b].close_seq = cpu_to_le64(rblk->close_seq);
-		tbl[b].flags = cpu_to_le32(f);
+		if (rrpc->rec.mode == RRPC_REC_NEW)
+			rblk->erased = !rblk->next_off &&
+				       probe[b] == RRPC_PROBE_EMPTY;
+		rblk->next_off = 0;
 	}
-	for (i = 0; i < nblk; i++) {
-		tbl[cblk[i]->idx].flags = cpu_to_le32(RRPC_CKPT_F_CKPT);
-		h->ckpt_blks[i] = cpu_to_le32(cblk[i]->idx);
+}
+
+/* -f (NVM_TARGET_FACTORY): wipe the LUNs, start an empty target */
+static int rrpc_rec_factory(struct rrpc *rrpc, struct rrpc_rec_state *st,
+			    u64 nr_lbas)
+{
+	u64 max_seq;
+	int ret;
+
+	ret = rrpc_scan_luns(rrpc, st->scans, RRPC_SCAN_WIPE, NULL, NULL);
+	if (ret)
+		return ret;
+	rrpc->rec.mode = RRPC_REC_FACTORY;
+	/* above what bad blocks kept (rrpc_wipe_bad()) */
+	max_seq = rrpc_scans_max_seq(rrpc, st->scans);
+	rrpc->wb_seq = max_seq + 1;
+	atomic64_set(&rrpc->close_seq, max_seq + 1);
+	ret = rrpc_map_alloc(rrpc, nr_lbas);
+	if (ret)
+		return ret;
+	rrpc_blocks_forget(rrpc, st->probe);
+	return 0;
+}
+
+/*
+ * Probe the first page of every block: another target's data fails the
+ * creation (-EEXIST); a checkpoint is remembered. Return: the newest
+ * valid checkpoint header, NULL if none, or an ERR_PTR().
+ */
+static const struct rrpc_ckpt_hdr *rrpc_rec_probe(struct rrpc *rrpc,
+						  struct rrpc_rec_state *st)
+{
+	const struct rrpc_ckpt_hdr *ckpt = NULL;
+	int i, ret;
+
+	st->bseq = kvcalloc(rrpc->nr_blocks, sizeof(*st->bseq), GFP_KERNEL);
+	if (!st->bseq)
+		return ERR_PTR(-ENOMEM);
+	ret = rrpc_scan_owned(rrpc, st->scans, RRPC_SCAN_PROBE, st->bseq,
+			      st->probe);
+	if (ret)
+		return ERR_PTR(ret);
+	for (i = 0; i < rrpc->nr_luns; i++)
+		if (st->scans[i].have_ckpt &&
+		    (!ckpt || le64_to_cpu(st->scans[i].ckpt.seq) >
+			      le64_to_cpu(ckpt->seq)))
+			ckpt = &st->scans[i].ckpt;
+	return ckpt;
+}
+
+/*
+ * The state from the checkpoint @ckpt of a clean teardown. Return: 0;
+ * -EAGAIN if it cannot be trusted (nothing taken from it: scan instead);
+ * another errno on failure.
+ */
+static int rrpc_rec_ckpt(struct rrpc *rrpc, struct rrpc_rec_state *st,
+			 const struct rrpc_ckpt_hdr *ckpt,
+			 const struct nvm_tgt_conf *conf, u64 *nr_lbas,
+			 u32 *op)
+{
+	int ret;
+
+	ret = rrpc_ckpt_load(rrpc, ckpt, st->probe, st->bseq, conf, nr_lbas,
+			     op);
+	if (ret)
+		return ret;
+	rrpc->rec.mode = RRPC_REC_CKPT;
+	return 0;
+}
+
+/*
+ * The state from a scan of every written page: the newest version of each
+ * logical sector wins, trim records unmap what is older. LUNs with
+ * nothing of this target on them make a new instance (%RRPC_REC_NEW).
+ */
+static int rrpc_rec_scan(struct rrpc *rrpc, struct rrpc_rec_state *st,
+			 const struct nvm_tgt_conf *conf, u64 *nr_lbas,
+			 u32 *op)
+{
+	const struct rrpc_sb_rec *sb;
+	u64 max_seq;
+	int ret;
+
+	st->pseq = kvcalloc(rrpc->nr_paddrs, sizeof(*st->pseq), GFP_KERNEL);
+	if (!st->pseq)
+		return -ENOMEM;
+	ret = rrpc_scan_owned(rrpc, st->scans, RRPC_SCAN_FULL, st->pseq,
+			      st->probe);
+	if (ret)
+		return ret;
+	max_seq = rrpc_scans_max_seq(rrpc, st->scans);
+	if (!max_seq) {
+		rrpc->rec.mode = RRPC_REC_NEW;
+		rrpc->wb_seq = 1;
+		ret = rrpc_map_alloc(rrpc, *nr_lbas);
+		if (ret)
+			return ret;
+		rrpc_blocks_forget(rrpc, st->probe);
+		return 0;
 	}
-	for (paddr = 0; paddr < rrpc->nr_paddrs; paddr++)
-		if (rrpc->p2l[paddr] == RRPC_LBA_TRIM)
-			trims[t++] = cpu_to_le32(paddr);
 
-	rrpc_meta_hdr_fill(rrpc, &h->hdr, RRPC_CKPT_MAGIC);
-	h->nr_blocks = cpu_to_le32(rrpc->nr_blocks);
-	h->seq = cpu_to_le64(rrpc->wb_seq);
-	h->sb_paddr = cpu_to_le32(rrpc->sb_paddr);
-	h->nr_trims = cpu_to_le32(nr_trims);
-	h->payload = cpu_to_le32(payload);
-	h->payload_crc = cpu_to_le32(crc32_le(~0, buf + RRPC_SECTOR_SIZE,
-					      (size_t)payload * RRPC_SECTOR_SIZE));
-	h->nr_ckpt_blks = cpu_to_le32(nblk);
-	h->crc = cpu_to_le32(crc32_le(~0, (const u8 *)h,
-				      offsetof(struct rrpc_ckpt_hdr, crc)));
-
-	/* header and payload, page by page; the rest of a page is padding */
-	for (pos = 0; pos < total; pos += rrpc->spp) {
-		struct rrpc_block *rblk = cblk[pos / rrpc->spb];
-		u32 off = pos % rrpc->spb;
-
-		for (i = 0; i < rrpc->spp; i++) {
-			struct rrpc_oob *oob = pb.meta + i * rrpc->geo->oob_size;
-
-			if (pos + i < total)
-				memcpy(page_address(pb.pages[i]),
-				       buf + (pos + i) * RRPC_SECTOR_SIZE,
-				       RRPC_SECTOR_SIZE);
-			else
-				clear_page(page_address(pb.pages[i]));
-			oob->lba = cpu_to_le32(RRPC_LBA_CKPT);
-			oob->lun_begin = cpu_to_le16(rrpc->lun_begin);
-			oob->lun_end = cpu_to_le16(rrpc->lun_end);
-			oob->seq = cpu_to_le64(rrpc->wb_seq |
-					       (u64)RRPC_FMT_VERSION << RRPC_SEQ_BITS);
-		}
-		ret = rrpc_page_io(rrpc, &pb, rblk, off, true);
-		rblk->erased = false;
-		rblk->next_off = off + rrpc->spp;
-		if (ret) {
-			rrpc_err(rrpc, "writing the checkpoint failed (%d/0x%x): the next creation scans\n",
-				 ret, pb.rqd.error);
-			goto out;
-		}
-		atomic64_add(rrpc->spp, &rrpc->stats.media_written);
+	rrpc->rec.mode = RRPC_REC_SCAN;
+	sb = rrpc_pick_sb(rrpc, st->scans);
+	if (sb) {
+		ret = rrpc_check_op(rrpc, conf, le32_to_cpu(sb->hdr.op));
+		if (ret)
+			return ret;
+		*nr_lbas = le64_to_cpu(sb->hdr.nr_lbas);
+		*op = le32_to_cpu(sb->hdr.op);
+	} else {
+		rrpc_warn(rrpc, "no superblock record on the media: assuming the capacity of a new target (%llu sectors)\n",
+			  *nr_lbas);
 	}
-	rrpc_info(rrpc, "checkpoint of %llu sectors in %u blocks written in %lld ms\n",
-		  total, nblk, ktime_ms_delta(ktime_get(), start));
-out:
-	rrpc_unit_free(rrpc, &pb);
-	kfree(cblk);
-	kvfree(buf);
+	rrpc->wb_seq = max_seq + 1;
+	atomic64_set(&rrpc->close_seq, max_seq + 1);
+
+	ret = rrpc_map_alloc(rrpc, *nr_lbas);
+	if (ret)
+		return ret;
+	st->lseq = kvcalloc(rrpc->nr_lbas, sizeof(*st->lseq), GFP_KERNEL);
+	if (!st->lseq) {
+		ret = -ENOMEM;
+		goto err_map;
+	}
+	rrpc_merge(rrpc, st->scans, st->pseq, st->lseq);
+	ret = rrpc_claim_blocks(rrpc, st->pseq);
+	if (ret) {
+		rrpc_unclaim_blocks(rrpc);
+		goto err_map;
+	}
+	return 0;
+
+err_map:
+	rrpc_map_free(rrpc);
+	return ret;
 }
 
 /**
@@ -1400,12 +1174,16 @@ out:
  *	capacity to use
  * @op: over-provisioning, in/out as @nr_lbas
  *
- * With %NVM_TARGET_FACTORY the LUNs are wiped. Otherwise every good block
- * is scanned; sectors of this target's format and LUN range make up the
- * map. Sectors written by another target fail the creation (-EEXIST), with
- * a message that says how to get the LUNs back. On success the map is
- * allocated and filled, the blocks with data are claimed and closed, and
- * the write sequence resumes above everything found.
+ * With %NVM_TARGET_FACTORY the LUNs are wiped (rrpc_rec_factory()).
+ * Otherwise the first page of every block is probed: a checkpoint of a
+ * clean teardown gives the state (rrpc_rec_ckpt()); without one, or if it
+ * cannot be trusted, every good block is scanned (rrpc_rec_scan()).
+ * Sectors of this target's format and LUN range make up the map. Sectors
+ * written by another target fail the creation (-EEXIST), with a message
+ * that says how to get the LUNs back. On success the map is allocated
+ * and filled, the blocks with data are claimed and closed, the old
+ * checkpoint is erased, and the write sequence resumes above everything
+ * found.
  *
  * Context: process, sleeps.
  * Return: 0 or a negative errno.
@@ -1413,150 +1191,58 @@ out:
 int rrpc_recover(struct rrpc *rrpc, const struct nvm_tgt_conf *conf,
 		 u64 *nr_lbas, u32 *op)
 {
-	bool factory = conf->flags & NVM_TARGET_FACTORY;
-	const struct rrpc_ckpt_hdr *ckpt = NULL;
-	const struct rrpc_sb_rec *sb;
-	struct rrpc_scan *scans;
-	u64 *pseq = NULL, *lseq = NULL, *bseq = NULL, max_seq = 0;
+	struct rrpc_rec_state st = {};
+	const struct rrpc_ckpt_hdr *ckpt;
 	ktime_t start = ktime_get();
-	u8 *probe;
 	int i, ret;
 
 	rrpc->sb_paddr = RRPC_ADDR_EMPTY;
 	/* 4 KiB per LUN, a byte per block: beyond kmalloc() for large targets */
-	scans = kvcalloc(rrpc->nr_luns, sizeof(*scans), GFP_KERNEL);
-	probe = kvcalloc(rrpc->nr_blocks, sizeof(*probe), GFP_KERNEL);
-	if (!scans || !probe) {
+	st.scans = kvcalloc(rrpc->nr_luns, sizeof(*st.scans), GFP_KERNEL);
+	st.probe = kvcalloc(rrpc->nr_blocks, sizeof(*st.probe), GFP_KERNEL);
+	if (!st.scans || !st.probe) {
 		ret = -ENOMEM;
 		goto out;
 	}
 
-	if (factory) {
-		ret = rrpc_scan_luns(rrpc, scans, RRPC_SCAN_WIPE, NULL, NULL);
+	if (conf->flags & NVM_TARGET_FACTORY) {
+		ret = rrpc_rec_factory(rrpc, &st, *nr_lbas);
 		if (ret)
 			goto out;
-		rrpc->rec.mode = RRPC_REC_FACTORY;
-		/* above what bad blocks kept (rrpc_wipe_bad()) */
-		for (i = 0; i < rrpc->nr_luns; i++)
-			max_seq = max(max_seq, scans[i].max_seq);
-		rrpc->wb_seq = max_seq + 1;
-		atomic64_set(&rrpc->close_seq, max_seq + 1);
-		goto alloc;
+		goto done;
 	}
 
-	/* the first page of every block: ownership, and a checkpoint */
-	bseq = kvcalloc(rrpc->nr_blocks, sizeof(*bseq), GFP_KERNEL);
-	if (!bseq) {
-		ret = -ENOMEM;
-		goto out;
-	}
-	ret = rrpc_scan_owned(rrpc, scans, RRPC_SCAN_PROBE, bseq, probe);
+	ckpt = rrpc_rec_probe(rrpc, &st);
+	ret = PTR_ERR_OR_ZERO(ckpt);
 	if (ret)
 		goto out;
-	for (i = 0; i < rrpc->nr_luns; i++)
-		if (scans[i].have_ckpt &&
-		    (!ckpt || le64_to_cpu(scans[i].ckpt.seq) > le64_to_cpu(ckpt->seq)))
-			ckpt = &scans[i].ckpt;
-	if (ckpt) {
-		ret = rrpc_ckpt_load(rrpc, ckpt, probe, bseq, conf, nr_lbas, op);
-		if (!ret) {
-			rrpc->rec.mode = RRPC_REC_CKPT;
-			goto erase_ckpt;
-		}
-		if (ret != -EAGAIN)
-			goto out;
-		rrpc_warn(rrpc, "the checkpoint on the media is not intact; scanning the LUNs\n");
+	ret = ckpt ? rrpc_rec_ckpt(rrpc, &st, ckpt, conf, nr_lbas, op) : -EAGAIN;
+	if (ret == -EAGAIN) {
+		if (ckpt)
+			rrpc_warn(rrpc, "the checkpoint on the media is not intact; scanning the LUNs\n");
+		ret = rrpc_rec_scan(rrpc, &st, conf, nr_lbas, op);
 	}
-
-	pseq = kvcalloc(rrpc->nr_paddrs, sizeof(*pseq), GFP_KERNEL);
-	if (!pseq) {
-		ret = -ENOMEM;
-		goto out;
-	}
-	ret = rrpc_scan_owned(rrpc, scans, RRPC_SCAN_FULL, pseq, probe);
 	if (ret)
 		goto out;
-	for (i = 0; i < rrpc->nr_luns; i++)
-		max_seq = max(max_seq, scans[i].max_seq);
-	if (!max_seq) {
-		rrpc->rec.mode = RRPC_REC_NEW;
-		rrpc->wb_seq = 1;
-		goto alloc;
-	}
 
-	rrpc->rec.mode = RRPC_REC_SCAN;
-	sb = rrpc_pick_sb(rrpc, scans);
-	if (sb) {
-		ret = rrpc_check_op(rrpc, conf, le32_to_cpu(sb->hdr.op));
-		if (ret)
-			goto out;
-		*nr_lbas = le64_to_cpu(sb->hdr.nr_lbas);
-		*op = le32_to_cpu(sb->hdr.op);
-	} else {
-		rrpc_warn(rrpc, "no superblock record on the media: assuming the capacity of a new target (%llu sectors)\n",
-			  *nr_lbas);
-	}
-	rrpc->wb_seq = max_seq + 1;
-	atomic64_set(&rrpc->close_seq, max_seq + 1);
-
-alloc:
-	rrpc->nr_lbas = *nr_lbas;
-	rrpc->map = kvmalloc_array(rrpc->nr_lbas, sizeof(*rrpc->map),
-				   GFP_KERNEL);
-	if (!rrpc->map) {
-		ret = -ENOMEM;
+	/* from now on the media changes: no later creation may trust it */
+	ret = rrpc_ckpt_erase(rrpc, st.probe);
+	if (ret) {
+		rrpc_unclaim_blocks(rrpc);
+		rrpc_map_free(rrpc);
 		goto out;
-	}
-	memset(rrpc->map, RRPC_EMPTY_BYTE, rrpc->nr_lbas * sizeof(*rrpc->map));
-	if (rrpc->rec.mode != RRPC_REC_SCAN) {
-		/* blocks with nothing but unreadable pages are not erased */
-		for (i = 0; i < rrpc->nr_blocks; i++) {
-			struct rrpc_block *rblk = &rrpc->blocks[i];
-
-			if (rrpc->rec.mode == RRPC_REC_NEW)
-				rblk->erased = !rblk->next_off &&
-					       probe[i] == RRPC_PROBE_EMPTY;
-			rblk->next_off = 0;
-		}
-		if (factory)
-			goto done;
-		goto erase_ckpt;
-	}
-
-	lseq = kvcalloc(rrpc->nr_lbas, sizeof(*lseq), GFP_KERNEL);
-	if (!lseq) {
-		ret = -ENOMEM;
-		goto out_map;
-	}
-	rrpc_merge(rrpc, scans, pseq, lseq);
-	ret = rrpc_claim_blocks(rrpc, pseq);
-	if (ret) {
-		rrpc_unclaim_blocks(rrpc);
-		goto out_map;
-	}
-erase_ckpt:
-	ret = rrpc_ckpt_erase(rrpc, probe);
-	if (ret) {
-		rrpc_unclaim_blocks(rrpc);
-		goto out_map;
 	}
 done:
 	rrpc->rec.ms = ktime_ms_delta(ktime_get(), start);
-	ret = 0;
-	goto out;
-
-out_map:
-	kvfree(rrpc->map);
-	rrpc->map = NULL;
 out:
-	kvfree(lseq);
-	if (scans)
+	kvfree(st.lseq);
+	if (st.scans)
 		for (i = 0; i < rrpc->nr_luns; i++)
-			kvfree(scans[i].trims);
-	kvfree(scans);
-	kvfree(probe);
-	kvfree(bseq);
-	kvfree(pseq);
+			kvfree(st.scans[i].trims);
+	kvfree(st.scans);
+	kvfree(st.probe);
+	kvfree(st.bseq);
+	kvfree(st.pseq);
 	return ret;
 }
 
