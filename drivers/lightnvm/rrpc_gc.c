@@ -18,7 +18,7 @@
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include "rrpc.h"
-#include <trace/events/rrpc.h>
+#include "rrpc_trace.h"
 
 /**
  * rrpc_gc_kick() - let a LUN's GC run (it decides itself if it has work)

@@ -22,7 +22,7 @@
 #include <linux/slab.h>
 #include <kunit/visibility.h>
 #include "rrpc.h"
-#include <trace/events/rrpc.h>
+#include "rrpc_trace.h"
 
 static inline struct rrpc_unit *rrpc_slot_unit(struct rrpc *rrpc, u32 slot)
 {

@@ -13,7 +13,7 @@
 #include "rrpc.h"
 
 #define CREATE_TRACE_POINTS
-#include <trace/events/rrpc.h>
+#include "rrpc_trace.h"
 
 static unsigned int rrpc_default_op = RRPC_DEFAULT_OP;
 module_param_named(over_prov, rrpc_default_op, uint, 0644);

@@ -5,8 +5,11 @@
  * units programmed, garbage collection victims, block erases, flushes,
  * discards and the map recovery at creation. Defined in rrpc.ko
  * (rrpc_main.c). Logical sectors (lba) and physical sectors of the
- * target (paddr) are 4 KiB sectors, as in drivers/lightnvm/rrpc.h; LUNs
- * are device LUN indices. See Documentation/lightnvm/tracing.rst.
+ * target (paddr) are 4 KiB sectors, as in rrpc.h; LUNs are device LUN
+ * indices. Only rrpc uses it, so it lives next to rrpc (as null_blk's
+ * trace.h does), found through the include path the Makefile gives
+ * rrpc_main.o. No two events have the same fields, so there is no event
+ * class. See Documentation/lightnvm/tracing.rst.
  */
 #undef TRACE_SYSTEM
 #define TRACE_SYSTEM rrpc
@@ -226,4 +229,8 @@ TRACE_EVENT(rrpc_recover,
 #endif /* _TRACE_RRPC_H */
 
 /* This part must be outside protection */
+#undef TRACE_INCLUDE_PATH
+#define TRACE_INCLUDE_PATH .
+#undef TRACE_INCLUDE_FILE
+#define TRACE_INCLUDE_FILE rrpc_trace
 #include <trace/define_trace.h>
