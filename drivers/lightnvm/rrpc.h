@@ -2,9 +2,12 @@
 /*
  * rrpc, the round-robin host FTL target of LightNVM: the data structures
  * shared by its parts (rrpc_main.c: registration, init/exit, sysfs;
- * rrpc_io.c: blk-mq I/O path, write buffer and placement; rrpc_map.c:
- * logical/physical maps and victim selection; rrpc_gc.c: garbage
- * collection). See Documentation/lightnvm/rrpc.rst.
+ * rrpc_io.c: blk-mq I/O path, LUN writers and placement; rrpc_wb.c: the
+ * write buffer; rrpc_map.c: logical/physical maps and victim selection;
+ * rrpc_gc.c: block allocation and garbage collection; rrpc_recover.c:
+ * on-media format and recovery at creation; rrpc_ckpt.c: the checkpoint;
+ * rrpc_trace.h: tracepoints; rrpc_test.c: KUnit). See
+ * Documentation/lightnvm/rrpc.rst.
  *
  * Address spaces:
  *  - lba:   logical 4 KiB sector of the target's disk, 0 .. nr_lbas - 1
@@ -15,7 +18,7 @@
  *	     (nvm_blk_off_to_ppa())
  *  - slot:  sector of the write buffer, unit index * sectors per unit + i
  *
- * Lock order (outermost first): rrpc->wb_lock, rrpc_lun->lock,
+ * Lock order (outermost first): rrpc->wb.lock, rrpc_lun->lock,
  * rrpc->map_lock. None is taken in interrupt context.
  */
 #ifndef _RRPC_H
@@ -210,7 +213,7 @@ enum {
  * most by the loops that walk logical ranges (discard, a trim record's
  * filter), and a discard or write-zeroes request covers RRPC_DISCARD_MAX
  * sectors at most (the block layer splits larger ones: one trim record
- * each), so that wb_lock is held for that many map updates at most.
+ * each), so that wb.lock is held for that many map updates at most.
  */
 #define RRPC_MAP_BATCH		1024
 #define RRPC_DISCARD_MAX	4096
@@ -445,15 +448,15 @@ struct rrpc_tpend {
 
 /**
  * struct rrpc_unit - one multi-plane page program worth of sectors
- * @list: on rrpc->wb_free or rrpc->wb_queue (wb_lock)
- * @inflight: on rrpc->wb_inflight, in @seq order (wb_lock)
+ * @list: on rrpc->wb.free or rrpc->wb.queue (wb.lock)
+ * @inflight: on rrpc->wb.inflight, in @seq order (wb.lock)
  * @seq: no higher than the write sequence number of any of its sectors
  *	(the number the next sector would take when the unit was started):
  *	unit order
  * @host_tries: its programs that failed on a host error since the last
  *	one that succeeded (its writer or GC work only)
  * @temp: %RRPC_COLD or %RRPC_HOT: the open blocks it goes to
- * @idx: index in rrpc->units; its slots are idx * spp + i
+ * @idx: index in rrpc->wb.units; its slots are idx * spp + i
  * @ref: one for the writer, one per reader copying from it
  * @nr: sectors filled (the rest are padding when written)
  * @lba: logical sector of each filled sector, %RRPC_ADDR_EMPTY for padding
@@ -491,6 +494,48 @@ struct rrpc_unit {
 };
 
 /**
+ * struct rrpc_wb - the write buffer of a target (rrpc_wb.c)
+ * @lock: protects every field below but @units, @nr_units (set at
+ *	creation) and @wait. Lock order (outermost first): @lock,
+ *	rrpc_lun->lock, rrpc->map_lock; never taken in interrupt context.
+ *	It also protects state of struct rrpc that changes with the write
+ *	stream (see there)
+ * @units: the units, @nr_units of them
+ * @nr_units: entries of @units
+ * @nr_free: units on @free
+ * @free: units free for filling
+ * @queue: full units waiting for a LUN writer, in order
+ * @inflight: units filled or being filled and not yet on the media, in
+ *	sequence order
+ * @cur: the unit being filled per temperature, or %NULL
+ * @seq: next write sequence number (set by recovery before the buffer
+ *	runs: rrpc_wb_set_seq())
+ * @oldest: sequence number of the first unit on @inflight, U64_MAX when
+ *	it is empty (rrpc_wb_oldest() reads it without @lock)
+ * @flush_list: flushes and FUA writes waiting for the media
+ *	(&rrpc_rq.flush_list)
+ * @starved: a request waits for a free unit (queue to be rerun)
+ * @next_lun: round-robin cursor of unit placement
+ * @wait: teardown waits here for @inflight to drain
+ */
+struct rrpc_wb {
+	spinlock_t		lock;	/* the fields below; see above */
+	struct rrpc_unit	*units;
+	u32			nr_units;
+	u32			nr_free;
+	struct list_head	free;
+	struct list_head	queue;
+	struct list_head	inflight;
+	struct rrpc_unit	*cur[RRPC_TEMPS];
+	u64			seq;
+	u64			oldest;
+	struct list_head	flush_list;
+	bool			starved;
+	unsigned int		next_lun;
+	wait_queue_head_t	wait;
+};
+
+/**
  * struct rrpc_gc - the garbage collector state of one LUN, owned by its
  *	GC work item
  * @unit: sectors being moved (filled by reads, then programmed)
@@ -519,7 +564,7 @@ struct rrpc_gc {
  * @parent: the media manager's LUN
  * @idx: index in rrpc->luns
  * @lock: protects @closed, @nr_closed, @nr_bad, @wr_blocked and the state
- *	of the LUN's blocks; nests inside rrpc->wb_lock, outside map_lock
+ *	of the LUN's blocks; nests inside rrpc->wb.lock, outside map_lock
  * @closed: fully written blocks, GC candidates
  * @nr_closed: blocks on @closed
  * @nr_bad: blocks on @closed marked bad, to evacuate first
@@ -527,9 +572,9 @@ struct rrpc_gc {
  * @erases: erases of the LUN's blocks (sum of their erase_count)
  * @max_erase: the highest erase_count of the LUN's blocks
  * @full: GC found nothing to reclaim while the writer waits
- *	(rrpc_lun_set_full(); written under rrpc->wb_lock)
+ *	(rrpc_lun_set_full(); written under rrpc->wb.lock)
  * @wr_units: user units its writer took, for placement in turn
- *	(rrpc_wr_ahead(); wb_lock)
+ *	(rrpc_wr_ahead(); wb.lock)
  * @cur: open blocks of user writes, per temperature (the writer work
  *	only)
  * @gc_cur: open blocks of GC writes, per temperature (the GC work only)
@@ -648,29 +693,13 @@ struct rrpc_recovery {
  * @map: logical to physical map, @nr_lbas entries
  * @p2l: physical to logical map, @nr_paddrs entries: the lba each written
  *	sector was programmed for (valid iff map[p2l[paddr]].ppa == paddr)
- * @wb_lock: protects the write buffer: @wb_free, @wb_queue, @wb_inflight,
- *	@nr_free_units, @wb_cur, @wb_seq, @flush_list, @wb_starved,
- *	@next_lun, the LUNs' wr_units, and the writes of @nospc and of the
- *	LUNs' full flags; outermost
- * @units: the write buffer units
- * @nr_units: entries of @units
- * @nr_free_units: units on @wb_free
- * @wb_free: units free for filling
- * @wb_queue: full units waiting for a LUN writer, in order
- * @wb_inflight: units filled or being filled and not yet on the media,
- *	in sequence order
- * @wb_cur: the unit being filled per temperature, or %NULL
- * @wb_seq: next write sequence number
- * @wb_oldest: sequence number of the first unit on @wb_inflight, U64_MAX
- *	when it is empty (wb_lock; rrpc_trim_needed() reads it without)
+ * @wb: the write buffer (rrpc_wb.c); its lock also protects @heat,
+ *	@heat_writes, @trim_page, @tpend, @nr_tpend, @nr_unbuf, the LUNs'
+ *	wr_units and the writes of @nospc and of the LUNs' full flags
  * @temps: 1 (every write is cold) or %RRPC_TEMPS (hot/cold separation)
- * @heat: write count of each logical sector (wb_lock; GC reads it
+ * @heat: write count of each logical sector (wb.lock; GC reads it
  *	without), %NULL when @temps is 1
- * @heat_writes: sectors written by users, for @heat's periods (wb_lock)
- * @flush_list: flushes and FUA writes waiting for the media
- * @wb_starved: a request waits for a free unit (queue to be rerun)
- * @next_lun: round-robin cursor of unit placement
- * @wb_wait: exit waits here for @wb_inflight to drain
+ * @heat_writes: sectors written by users, for @heat's periods (wb.lock)
  * @read_wait: GC waits here for reads of a victim to finish
  * @wr_wq: the LUN writers
  * @gc_wq: the garbage collectors
@@ -683,12 +712,12 @@ struct rrpc_recovery {
  *	and flushes with -EIO until a discard lets GC free a block
  * @draining: teardown is programming what is buffered (with @nospc, what
  *	cannot be programmed is dropped)
- * @trim_page: the trim record being built (wb_lock)
+ * @trim_page: the trim record being built (wb.lock)
  * @tpend: trim records not known to be on the media, in sequence order
- *	(wb_lock)
+ *	(wb.lock; GC copies them, rrpc_gc_trims())
  * @nr_tpend: entries of @tpend
  * @max_tpend: its size: a record per buffer sector, %RRPC_TPEND_UNBUF more
- * @nr_unbuf: entries of @tpend that are in no unit (wb_lock; read without)
+ * @nr_unbuf: entries of @tpend that are in no unit (wb.lock; read without)
  * @lun_begin: first LUN of the target (device index)
  * @lun_end: last LUN
  * @sb_paddr: where the newest superblock record is, or %RRPC_ADDR_EMPTY
@@ -722,23 +751,10 @@ struct rrpc {
 	struct rrpc_addr	*map;
 	u32			*p2l;
 
-	spinlock_t		wb_lock;	/* write buffer; see above */
-	struct rrpc_unit	*units;
-	u32			nr_units;
-	u32			nr_free_units;
-	struct list_head	wb_free;
-	struct list_head	wb_queue;
-	struct list_head	wb_inflight;
-	struct rrpc_unit	*wb_cur[RRPC_TEMPS];
-	u64			wb_seq;
-	u64			wb_oldest;
+	struct rrpc_wb		wb;
 	int			temps;
 	struct rrpc_heat	*heat;
 	u64			heat_writes;
-	struct list_head	flush_list;
-	bool			wb_starved;
-	unsigned int		next_lun;
-	wait_queue_head_t	wb_wait;
 
 	wait_queue_head_t	read_wait;
 	struct workqueue_struct	*wr_wq;
@@ -774,7 +790,7 @@ enum {
  * struct rrpc_rq - per-request data of the target's disk (blk-mq pdu)
  * @rqd: media read request
  * @bio: data of @rqd: the request's pages of the sectors read from media
- * @flush_list: on rrpc->flush_list while waiting for the media
+ * @flush_list: on rrpc->wb.flush_list while waiting for the media
  * @flush_seq: units whose sequence number is below it must be on the media
  * @kind: %RRPC_SRC_* of each sector of a read
  * @src: paddr or slot of each sector of a read
@@ -791,6 +807,30 @@ struct rrpc_rq {
 	u8			retries;
 	struct bio_vec		bvecs[RRPC_MAX_BVECS];
 };
+
+/* The write buffer unit that holds @slot */
+static inline struct rrpc_unit *rrpc_slot_unit(struct rrpc *rrpc, u32 slot)
+{
+	return &rrpc->wb.units[slot / rrpc->spp];
+}
+
+/* Before the buffer runs (recovery, creation): the next sequence number */
+static inline void rrpc_wb_set_seq(struct rrpc *rrpc, u64 seq)
+{
+	rrpc->wb.seq = seq;
+}
+
+/* The next write sequence number; a stopped buffer's (checkpoint) */
+static inline u64 rrpc_wb_seq(struct rrpc *rrpc)
+{
+	return rrpc->wb.seq;
+}
+
+/* Sequence number of the oldest unit not on the media (U64_MAX: none) */
+static inline u64 rrpc_wb_oldest(struct rrpc *rrpc)
+{
+	return READ_ONCE(rrpc->wb.oldest);
+}
 
 static inline struct rrpc_block *rrpc_paddr_to_blk(struct rrpc *rrpc, u32 paddr)
 {
@@ -841,13 +881,37 @@ bool rrpc_wr_ahead(struct rrpc *rrpc, struct rrpc_lun *rlun,
 		   struct rrpc_lun **lag);
 void rrpc_wr_took(struct rrpc *rrpc, struct rrpc_lun *rlun);
 
-/* rrpc_io.c */
-extern const struct blk_mq_ops rrpc_mq_ops;
+/* rrpc_wb.c: the write buffer */
 int rrpc_wb_init(struct rrpc *rrpc);
 void rrpc_wb_free(struct rrpc *rrpc);
 void rrpc_wb_drain(struct rrpc *rrpc);
 int rrpc_unit_init(struct rrpc *rrpc, struct rrpc_unit *u, bool gc);
 void rrpc_unit_free(struct rrpc *rrpc, struct rrpc_unit *u);
+void rrpc_wb_unit_put(struct rrpc *rrpc, struct rrpc_unit *u);
+void rrpc_wb_queue_cur(struct rrpc *rrpc, int temp);
+struct rrpc_unit *rrpc_wb_cur(struct rrpc *rrpc, int temp);
+void rrpc_wb_take_seq(struct rrpc *rrpc, struct rrpc_unit *u);
+u32 rrpc_wb_room(struct rrpc *rrpc, int temp);
+void rrpc_wb_tpend_add(struct rrpc *rrpc, u64 seq, u32 lba, u32 len,
+		       u32 unit);
+void rrpc_wb_tpend_written(struct rrpc *rrpc, const struct rrpc_unit *u);
+bool rrpc_wb_flush_locked(struct rrpc *rrpc, struct rrpc_rq *rrq);
+void rrpc_wb_flush_fail(struct rrpc *rrpc, struct list_head *failed,
+			const char *why);
+void rrpc_wb_flush_fail_dead(struct rrpc *rrpc);
+void rrpc_wb_unit_done(struct rrpc *rrpc, struct rrpc_unit *u);
+void rrpc_wb_unit_drop(struct rrpc *rrpc, struct rrpc_unit *u);
+int rrpc_wb_next_temp(struct rrpc *rrpc);
+int rrpc_wb_take(struct rrpc *rrpc, struct rrpc_lun *rlun, int temp,
+		 bool drop, struct rrpc_unit **up, struct rrpc_lun **lag);
+void rrpc_wb_requeue(struct rrpc *rrpc, struct rrpc_unit *u);
+u64 rrpc_wb_next_seq(struct rrpc *rrpc);
+void rrpc_wb_add_sb(struct rrpc *rrpc, const void *rec);
+bool rrpc_wb_add_rec(struct rrpc *rrpc, u32 marker, const void *rec,
+		     struct rrpc_rq *rrq, bool flush);
+
+/* rrpc_io.c */
+extern const struct blk_mq_ops rrpc_mq_ops;
 void rrpc_wr_work(struct work_struct *work);
 void rrpc_kick_writer(struct rrpc *rrpc, struct rrpc_lun *rlun);
 int rrpc_program(struct rrpc_lun *rlun, struct rrpc_unit *u, bool gc);
@@ -857,9 +921,6 @@ bool rrpc_host_retry(struct rrpc *rrpc, enum rrpc_cmd kind, const char *what,
 void rrpc_host_ok(struct rrpc *rrpc, enum rrpc_cmd kind);
 bool rrpc_submit_busy(struct rrpc *rrpc, int ret);
 void rrpc_lun_set_full(struct rrpc_lun *rlun, bool full);
-bool rrpc_wb_add_rec(struct rrpc *rrpc, u32 marker, const void *rec,
-		     struct rrpc_rq *rrq, bool flush);
-void rrpc_tpend_written(struct rrpc *rrpc, const struct rrpc_unit *u);
 
 /* rrpc_recover.c */
 enum {

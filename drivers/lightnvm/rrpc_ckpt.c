@@ -253,7 +253,7 @@ int rrpc_ckpt_load(struct rrpc *rrpc, const struct rrpc_ckpt_hdr *h,
 		if (rrpc->map[lba].ppa != RRPC_ADDR_EMPTY)
 			rrpc->rec.mapped++;
 	rrpc->rec.trims = nr_trims;
-	rrpc->wb_seq = le64_to_cpu(h->seq);
+	rrpc_wb_set_seq(rrpc, le64_to_cpu(h->seq));
 	*nr_lbas = n;
 	*op = le32_to_cpu(h->hdr.op);
 	ret = 0;
@@ -389,7 +389,7 @@ void rrpc_ckpt_write(struct rrpc *rrpc)
 
 	rrpc_meta_hdr_fill(rrpc, &h->hdr, RRPC_CKPT_MAGIC);
 	h->nr_blocks = cpu_to_le32(rrpc->nr_blocks);
-	h->seq = cpu_to_le64(rrpc->wb_seq);
+	h->seq = cpu_to_le64(rrpc_wb_seq(rrpc));
 	h->sb_paddr = cpu_to_le32(rrpc->sb_paddr);
 	h->nr_trims = cpu_to_le32(nr_trims);
 	h->payload = cpu_to_le32(payload);
@@ -416,7 +416,7 @@ void rrpc_ckpt_write(struct rrpc *rrpc)
 			oob->lba = cpu_to_le32(RRPC_LBA_CKPT);
 			oob->lun_begin = cpu_to_le16(rrpc->lun_begin);
 			oob->lun_end = cpu_to_le16(rrpc->lun_end);
-			oob->seq = cpu_to_le64(rrpc->wb_seq |
+			oob->seq = cpu_to_le64(rrpc_wb_seq(rrpc) |
 					       (u64)RRPC_FMT_VERSION << RRPC_SEQ_BITS);
 		}
 		ret = rrpc_page_io(rrpc, &pb, rblk, off, true);

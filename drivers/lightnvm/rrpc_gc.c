@@ -384,7 +384,7 @@ static bool rrpc_gc_program(struct rrpc_lun *rlun)
  *
  * Each record goes as a copy with its own sequence number (another copy may
  * still be in the write buffer: recovery applies both alike). Then it is
- * no longer pending (rrpc_tpend_written()): GC may erase blocks holding
+ * no longer pending (rrpc_wb_tpend_written()): GC may erase blocks holding
  * data it unmapped, and flushes stop waiting for it.
  *
  * Return: 0 once no such record is pending; -ENOSPC if the LUN has no block
@@ -400,7 +400,7 @@ int rrpc_gc_trims(struct rrpc_lun *rlun, u64 max_seq, bool unbuf)
 	if (WARN_ON_ONCE(u->nr))
 		return -EBUSY;
 	for (;;) {
-		spin_lock(&rrpc->wb_lock);
+		spin_lock(&rrpc->wb.lock);
 		for (i = 0; i < rrpc->nr_tpend && u->nr < rrpc->spp; i++) {
 			const struct rrpc_tpend *t = &rrpc->tpend[i];
 			struct rrpc_oob *oob = u->meta + u->nr * oob_size;
@@ -424,7 +424,7 @@ int rrpc_gc_trims(struct rrpc_lun *rlun, u64 max_seq, bool unbuf)
 			u->old[u->nr] = RRPC_ADDR_EMPTY;
 			u->nr++;
 		}
-		spin_unlock(&rrpc->wb_lock);
+		spin_unlock(&rrpc->wb.lock);
 		if (!u->nr)
 			return 0;
 		u->temp = RRPC_COLD;
@@ -432,7 +432,7 @@ int rrpc_gc_trims(struct rrpc_lun *rlun, u64 max_seq, bool unbuf)
 		if (!ret) {
 			/* copies of records, not moved data */
 			atomic64_sub(u->nr, &rrpc->stats.gc_moved);
-			rrpc_tpend_written(rrpc, u);
+			rrpc_wb_tpend_written(rrpc, u);
 		}
 		u->nr = 0;
 		if (ret)
@@ -511,10 +511,8 @@ retry:
 			oob->lba = cpu_to_le32(RRPC_LBA_SB);
 			oob->lun_begin = cpu_to_le16(rrpc->lun_begin);
 			oob->lun_end = cpu_to_le16(rrpc->lun_end);
-			spin_lock(&rrpc->wb_lock);
-			oob->seq = cpu_to_le64(rrpc->wb_seq++ |
+			oob->seq = cpu_to_le64(rrpc_wb_next_seq(rrpc) |
 					       (u64)RRPC_FMT_VERSION << RRPC_SEQ_BITS);
-			spin_unlock(&rrpc->wb_lock);
 			continue;
 		}
 		if ((failed & BIT_ULL(i)) && u->lba[k] >= rrpc->nr_lbas) {

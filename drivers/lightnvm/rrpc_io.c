@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * rrpc: the I/O path of the target's disk. blk-mq requests (reads,
- * buffered writes, flush and FUA, discard and write-zeroes), the write
- * buffer, and the per-LUN writers that program full write units
- * round-robin into the LUNs' open blocks.
+ * buffered writes, flush and FUA, discard and write-zeroes), host error
+ * handling, and the per-LUN writers that program full write units
+ * round-robin into the LUNs' open blocks. The write buffer itself (units,
+ * queue, flush list, pending trim records) is rrpc_wb.c's.
  *
  * A write is copied into write buffer units (one multi-plane page,
  * geo.sec_per_pl sectors, each) and acknowledged; the map's @wb field
@@ -23,33 +24,6 @@
 #include <kunit/visibility.h>
 #include "rrpc.h"
 #include "rrpc_trace.h"
-
-static inline struct rrpc_unit *rrpc_slot_unit(struct rrpc *rrpc, u32 slot)
-{
-	return &rrpc->units[slot / rrpc->spp];
-}
-
-/*
- * A unit is free for filling again once its writer and readers are done.
- * Readers only take a reference while the map points into the unit, and
- * the writer clears those entries before dropping its own: at zero nobody
- * can find the unit any more.
- */
-static void rrpc_unit_put(struct rrpc *rrpc, struct rrpc_unit *u)
-{
-	bool run;
-
-	if (!refcount_dec_and_test(&u->ref))
-		return;
-	spin_lock(&rrpc->wb_lock);
-	list_add(&u->list, &rrpc->wb_free);
-	rrpc->nr_free_units++;
-	run = rrpc->wb_starved;
-	rrpc->wb_starved = false;
-	spin_unlock(&rrpc->wb_lock);
-	if (run)
-		blk_mq_run_hw_queues(rrpc->disk->queue, true);
-}
 
 /**
  * rrpc_kick_writer() - get a LUN writer to program the queued units
@@ -72,323 +46,16 @@ void rrpc_kick_writer(struct rrpc *rrpc, struct rrpc_lun *from)
 	if (from)
 		start = from->idx + 1;
 	else
-		start = READ_ONCE(rrpc->next_lun);
+		start = READ_ONCE(rrpc->wb.next_lun);
 	for (k = 0; k < rrpc->nr_luns; k++) {
 		rlun = &rrpc->luns[(start + k) % rrpc->nr_luns];
 		if (rlun == from || (!any && READ_ONCE(rlun->wr_blocked)))
 			continue;
 		if (!from)
-			WRITE_ONCE(rrpc->next_lun, (rlun->idx + 1) % rrpc->nr_luns);
+			WRITE_ONCE(rrpc->wb.next_lun, (rlun->idx + 1) % rrpc->nr_luns);
 		rrpc_wr_kick(rlun);
 		return;
 	}
-}
-
-/* Queue the unit being filled at @temp for programming, padded if not full. */
-static void rrpc_wb_queue_cur(struct rrpc *rrpc, int temp)
-{
-	struct rrpc_unit *u = rrpc->wb_cur[temp];
-
-	lockdep_assert_held(&rrpc->wb_lock);
-	list_add_tail(&u->list, &rrpc->wb_queue);
-	rrpc->wb_cur[temp] = NULL;
-	rrpc_kick_writer(rrpc, NULL);
-}
-
-/* Queue every unit being filled. Return: the padding they take. */
-static u32 rrpc_wb_queue_all(struct rrpc *rrpc)
-{
-	u32 pad = 0;
-	int t;
-
-	lockdep_assert_held(&rrpc->wb_lock);
-	for (t = 0; t < RRPC_TEMPS; t++) {
-		if (!rrpc->wb_cur[t])
-			continue;
-		pad += rrpc->spp - rrpc->wb_cur[t]->nr;
-		rrpc_wb_queue_cur(rrpc, t);
-	}
-	return pad;
-}
-
-/*
- * The unit being filled at @temp, started if there is none: its sequence
- * number is the one its first sector will take, so that units on
- * wb_inflight stay in sequence order.
- */
-static struct rrpc_unit *rrpc_wb_cur(struct rrpc *rrpc, int temp)
-{
-	struct rrpc_unit *u = rrpc->wb_cur[temp];
-
-	lockdep_assert_held(&rrpc->wb_lock);
-	if (u)
-		return u;
-	u = list_first_entry(&rrpc->wb_free, struct rrpc_unit, list);
-	list_del_init(&u->list);
-	rrpc->nr_free_units--;
-	u->nr = 0;
-	u->seq = rrpc->wb_seq;
-	u->host_tries = 0;
-	u->temp = temp;
-	refcount_set(&u->ref, 1);
-	list_add_tail(&u->inflight, &rrpc->wb_inflight);
-	if (list_is_first(&u->inflight, &rrpc->wb_inflight))
-		WRITE_ONCE(rrpc->wb_oldest, u->seq);
-	rrpc->wb_cur[temp] = u;
-	return u;
-}
-
-/*
- * The next sector of a user unit takes the next write sequence number,
- * kept in its OOB until it is programmed: sectors of the hot and the cold
- * unit interleave in the write order, and recovery orders the versions of
- * a logical sector by these numbers alone.
- */
-static void rrpc_wb_take_seq(struct rrpc *rrpc, struct rrpc_unit *u)
-{
-	struct rrpc_oob *oob = u->meta + u->nr * rrpc->geo->oob_size;
-
-	lockdep_assert_held(&rrpc->wb_lock);
-	oob->seq = cpu_to_le64(rrpc->wb_seq++);
-}
-
-/* Note a trim record with sequence number @seq, in @unit or in none. */
-static void rrpc_tpend_add(struct rrpc *rrpc, u64 seq, u32 lba, u32 len,
-			   u32 unit)
-{
-	struct rrpc_tpend *t;
-
-	lockdep_assert_held(&rrpc->wb_lock);
-	if (WARN_ON_ONCE(rrpc->nr_tpend >= rrpc->max_tpend))
-		return;
-	t = &rrpc->tpend[rrpc->nr_tpend++];
-	t->seq = seq;
-	t->lba = lba;
-	t->len = len;
-	t->unit = unit;
-	if (unit == RRPC_ADDR_EMPTY)
-		WRITE_ONCE(rrpc->nr_unbuf, rrpc->nr_unbuf + 1);
-}
-
-/* Forget entry @i of the pending trim records: it is on the media. */
-static void rrpc_tpend_del(struct rrpc *rrpc, u32 i)
-{
-	lockdep_assert_held(&rrpc->wb_lock);
-	if (rrpc->tpend[i].unit == RRPC_ADDR_EMPTY)
-		WRITE_ONCE(rrpc->nr_unbuf, rrpc->nr_unbuf - 1);
-	rrpc->nr_tpend--;
-	memmove(&rrpc->tpend[i], &rrpc->tpend[i + 1],
-		(rrpc->nr_tpend - i) * sizeof(*rrpc->tpend));
-}
-
-/*
- * The lowest write sequence number that may not be on the media yet: that
- * of the oldest unit in flight, or of a trim record that waits outside the
- * buffer for GC. A flush is done once it is past the flush's number.
- */
-static u64 rrpc_wb_horizon(struct rrpc *rrpc)
-{
-	struct rrpc_unit *first;
-	u64 h;
-	u32 i;
-
-	lockdep_assert_held(&rrpc->wb_lock);
-	first = list_first_entry_or_null(&rrpc->wb_inflight, struct rrpc_unit,
-					 inflight);
-	h = first ? first->seq : U64_MAX;
-	/* in sequence order: the first one outside the buffer is the oldest */
-	for (i = 0; rrpc->nr_unbuf && i < rrpc->nr_tpend; i++) {
-		if (rrpc->tpend[i].unit == RRPC_ADDR_EMPTY) {
-			h = min(h, rrpc->tpend[i].seq);
-			break;
-		}
-	}
-	return h;
-}
-
-/*
- * Complete the flushes (and FUA writes) whose data is on the media. Once
- * the device is dead or out of space, they fail: what they wait for may
- * not be on the media.
- */
-static void rrpc_flush_complete(struct rrpc *rrpc)
-{
-	struct rrpc_rq *rrq, *tmp;
-	blk_status_t st = BLK_STS_OK;
-	LIST_HEAD(done);
-	u64 h;
-
-	if (READ_ONCE(rrpc->dead) || READ_ONCE(rrpc->nospc))
-		st = BLK_STS_IOERR;
-
-	spin_lock(&rrpc->wb_lock);
-	h = rrpc_wb_horizon(rrpc);
-	list_for_each_entry_safe(rrq, tmp, &rrpc->flush_list, flush_list) {
-		if (h < rrq->flush_seq)
-			break;
-		list_move_tail(&rrq->flush_list, &done);
-	}
-	spin_unlock(&rrpc->wb_lock);
-
-	list_for_each_entry_safe(rrq, tmp, &done, flush_list) {
-		list_del_init(&rrq->flush_list);
-		blk_mq_end_request(blk_mq_rq_from_pdu(rrq), st);
-	}
-}
-
-/**
- * rrpc_tpend_written() - GC programmed copies of pending trim records
- * @rrpc: the target
- * @u: the GC unit it programmed: its %RRPC_LBA_TRIM sectors are the copies
- *
- * The records are on the media now: blocks holding data they unmapped may
- * be erased, and flushes no longer wait for those that were outside the
- * buffer; discards that waited for room to note theirs are run again.
- *
- * Context: process (the LUN's GC work, or teardown).
- */
-void rrpc_tpend_written(struct rrpc *rrpc, const struct rrpc_unit *u)
-{
-	u32 oob_size = rrpc->geo->oob_size, i, k;
-	bool run;
-
-	spin_lock(&rrpc->wb_lock);
-	for (k = 0; k < u->nr; k++) {
-		const struct rrpc_oob *oob = u->meta + k * oob_size;
-
-		if (u->lba[k] != RRPC_LBA_TRIM)
-			continue;
-		for (i = 0; i < rrpc->nr_tpend; i++) {
-			if (rrpc->tpend[i].seq == rrpc_oob_seq(oob)) {
-				rrpc_tpend_del(rrpc, i);
-				break;
-			}
-		}
-	}
-	run = rrpc->wb_starved;
-	rrpc->wb_starved = false;
-	spin_unlock(&rrpc->wb_lock);
-	rrpc_flush_complete(rrpc);
-	if (run)
-		blk_mq_run_hw_queues(rrpc->disk->queue, true);
-}
-
-/*
- * Make @rrq wait until every unit filled so far is on the media, padding
- * the unit being filled, and every trim record noted so far. Returns false
- * if there is nothing to wait for.
- */
-static bool rrpc_flush_locked(struct rrpc *rrpc, struct rrpc_rq *rrq)
-{
-	u32 pad;
-	int i;
-
-	lockdep_assert_held(&rrpc->wb_lock);
-	/* a unit being filled is on wb_inflight */
-	if (list_empty(&rrpc->wb_inflight) && !rrpc->nr_unbuf) {
-		trace_rrpc_flush(rrpc->disk->disk_name, rrpc->wb_seq, 0, false);
-		return false;
-	}
-	pad = rrpc_wb_queue_all(rrpc);
-	trace_rrpc_flush(rrpc->disk->disk_name, rrpc->wb_seq, pad, true);
-	rrq->flush_seq = rrpc->wb_seq;
-	list_add_tail(&rrq->flush_list, &rrpc->flush_list);
-	/* dead: a writer fails it (rrpc_set_dead() kicked them before) */
-	if (READ_ONCE(rrpc->dead))
-		rrpc_kick_writer(rrpc, NULL);
-	/* trim records outside the buffer: GC writes them */
-	for (i = 0; rrpc->nr_unbuf && i < rrpc->nr_luns; i++)
-		rrpc_gc_kick(&rrpc->luns[i]);
-	return true;
-}
-
-/*
- * A unit reached the media (or was dropped): its trim records are no longer
- * pending; wake the flushes it held up (rrpc_flush_complete()).
- */
-static void rrpc_unit_done(struct rrpc *rrpc, struct rrpc_unit *u)
-{
-	struct rrpc_unit *first;
-	bool empty;
-	u32 i = 0;
-
-	spin_lock(&rrpc->wb_lock);
-	list_del_init(&u->inflight);
-	first = list_first_entry_or_null(&rrpc->wb_inflight, struct rrpc_unit,
-					 inflight);
-	WRITE_ONCE(rrpc->wb_oldest, first ? first->seq : U64_MAX);
-	while (i < rrpc->nr_tpend) {
-		if (rrpc->tpend[i].unit == u->idx)
-			rrpc_tpend_del(rrpc, i);
-		else
-			i++;
-	}
-	empty = list_empty(&rrpc->wb_inflight);
-	spin_unlock(&rrpc->wb_lock);
-
-	rrpc_flush_complete(rrpc);
-	if (empty)
-		wake_up_all(&rrpc->wb_wait);
-	rrpc_unit_put(rrpc, u);
-}
-
-/*
- * A unit that cannot reach the media (the device is dead, or out of space
- * at teardown): reads of its sectors fall back to the media copies, which
- * are older versions; the loss is counted and logged.
- */
-static void rrpc_unit_drop(struct rrpc *rrpc, struct rrpc_unit *u)
-{
-	u32 i, n = 0;
-
-	spin_lock(&rrpc->map_lock);
-	for (i = 0; i < u->nr; i++) {
-		u32 lba = u->lba[i];
-
-		if (lba >= rrpc->nr_lbas)
-			continue;
-		n++;
-		if (rrpc->map[lba].wb == u->idx * rrpc->spp + i)
-			rrpc->map[lba].wb = RRPC_ADDR_EMPTY;
-	}
-	spin_unlock(&rrpc->map_lock);
-	atomic64_add(n, &rrpc->stats.dropped);
-	if (n)
-		rrpc_err_ratelimited(rrpc, "%u buffered sectors (write sequence %llu) could not be written and are lost\n",
-				     n, u->seq);
-	rrpc_unit_done(rrpc, u);
-}
-
-/*
- * End the flushes and FUA writes on @failed (taken off rrpc->flush_list)
- * with -EIO: the target is @why, what they wait for may never reach the
- * media. Context: process, no lock held.
- */
-static void rrpc_flush_fail(struct rrpc *rrpc, struct list_head *failed,
-			    const char *why)
-{
-	struct rrpc_rq *rrq, *tmp;
-	u32 n = 0;
-
-	list_for_each_entry_safe(rrq, tmp, failed, flush_list) {
-		list_del_init(&rrq->flush_list);
-		blk_mq_end_request(blk_mq_rq_from_pdu(rrq), BLK_STS_IOERR);
-		n++;
-	}
-	if (n)
-		rrpc_err_ratelimited(rrpc, "%u flushes failed: the target is %s\n",
-				     n, why);
-}
-
-/* The target is dead: fail every flush waiting. Context: a LUN writer. */
-static void rrpc_flush_fail_dead(struct rrpc *rrpc)
-{
-	LIST_HEAD(failed);
-
-	spin_lock(&rrpc->wb_lock);
-	list_splice_init(&rrpc->flush_list, &failed);
-	spin_unlock(&rrpc->wb_lock);
-	rrpc_flush_fail(rrpc, &failed, "dead");
 }
 
 /**
@@ -566,10 +233,10 @@ void rrpc_host_ok(struct rrpc *rrpc, enum rrpc_cmd kind)
  * Each time GC finds a LUN full while every LUN is, the flushes and FUA
  * writes waiting fail with -EIO: their data cannot be written (it stays
  * buffered in case space comes back). The GC work items of several LUNs
- * call this at once: the flags and @nospc change together under wb_lock,
+ * call this at once: the flags and @nospc change together under wb.lock,
  * so that @nospc is set exactly when every LUN is full.
  *
- * Context: process; takes rrpc->wb_lock.
+ * Context: process; takes rrpc->wb.lock.
  */
 void rrpc_lun_set_full(struct rrpc_lun *rlun, bool full)
 {
@@ -578,7 +245,7 @@ void rrpc_lun_set_full(struct rrpc_lun *rlun, bool full)
 	LIST_HEAD(failed);
 	int i;
 
-	spin_lock(&rrpc->wb_lock);
+	spin_lock(&rrpc->wb.lock);
 	WRITE_ONCE(rlun->full, full);
 	for (i = 0; i < rrpc->nr_luns; i++)
 		if (!rrpc->luns[i].full)
@@ -587,8 +254,8 @@ void rrpc_lun_set_full(struct rrpc_lun *rlun, bool full)
 	WRITE_ONCE(rrpc->nospc, all);
 	/* no space, and GC just found none: what flushes wait for stays */
 	if (full && all)
-		list_splice_init(&rrpc->flush_list, &failed);
-	spin_unlock(&rrpc->wb_lock);
+		list_splice_init(&rrpc->wb.flush_list, &failed);
+	spin_unlock(&rrpc->wb.lock);
 	/*
 	 * Logged outside the lock (a serial console takes milliseconds a
 	 * line); two LUNs changing at once may log in either order, the
@@ -599,7 +266,7 @@ void rrpc_lun_set_full(struct rrpc_lun *rlun, bool full)
 	else if (!all && was)
 		rrpc_info(rrpc, "LUN %d has free blocks again: writes resume\n",
 			  rlun->parent->id);
-	rrpc_flush_fail(rrpc, &failed, "out of space");
+	rrpc_wb_flush_fail(rrpc, &failed, "out of space");
 	if (all == was)
 		return;
 	for (i = 0; i < rrpc->nr_luns; i++)
@@ -801,19 +468,6 @@ static bool rrpc_wr_space(struct rrpc_lun *rlun, int temp)
 	return rlun->cur[temp];
 }
 
-/* The temperature of the oldest queued unit (cold if none). */
-static int rrpc_wr_next_temp(struct rrpc *rrpc)
-{
-	struct rrpc_unit *u;
-	int temp;
-
-	spin_lock(&rrpc->wb_lock);
-	u = list_first_entry_or_null(&rrpc->wb_queue, struct rrpc_unit, list);
-	temp = u ? u->temp : RRPC_COLD;
-	spin_unlock(&rrpc->wb_lock);
-	return temp;
-}
-
 /**
  * rrpc_wr_work() - the writer of a LUN: programs queued units
  * @work: the LUN's wr_work
@@ -834,78 +488,44 @@ void rrpc_wr_work(struct work_struct *work)
 	int ret, temp;
 
 	if (READ_ONCE(rrpc->dead))
-		rrpc_flush_fail_dead(rrpc);
+		rrpc_wb_flush_fail_dead(rrpc);
 	for (;;) {
 		/* a dead device, or no space left while tearing down: drop */
 		drop = READ_ONCE(rrpc->dead) ||
 		       (READ_ONCE(rrpc->nospc) && READ_ONCE(rrpc->draining));
-		temp = rrpc_wr_next_temp(rrpc);
+		temp = rrpc_wb_next_temp(rrpc);
 		if (!drop && !rrpc_wr_space(rlun, temp)) {
 			rrpc_kick_writer(rrpc, rlun);
 			return;
 		}
-		spin_lock(&rrpc->wb_lock);
-		u = list_first_entry_or_null(&rrpc->wb_queue, struct rrpc_unit,
-					     list);
-		if (u && !drop && u->temp != temp) {
-			/* another writer took the unit looked at: again */
-			spin_unlock(&rrpc->wb_lock);
+		ret = rrpc_wb_take(rrpc, rlun, temp, drop, &u, &lag);
+		/* another writer took the unit looked at: again */
+		if (ret == -EAGAIN)
 			continue;
-		}
-		if (u && !drop && rrpc_wr_ahead(rrpc, rlun, &lag)) {
-			spin_unlock(&rrpc->wb_lock);
+		if (ret == -EBUSY) {
 			rrpc_wr_kick(lag);
 			return;
 		}
-		if (u) {
-			list_del_init(&u->list);
-			if (!drop)
-				rrpc_wr_took(rrpc, rlun);
-		}
-		spin_unlock(&rrpc->wb_lock);
 		if (!u)
 			return;
 
 		if (drop) {
-			rrpc_unit_drop(rrpc, u);
+			rrpc_wb_unit_drop(rrpc, u);
 			continue;
 		}
 		ret = rrpc_program(rlun, u, false);
 		if (ret == -EIO || ret == -EAGAIN) {
 			/* the block is retired or closed: try a fresh one */
-			spin_lock(&rrpc->wb_lock);
-			list_add(&u->list, &rrpc->wb_queue);
-			spin_unlock(&rrpc->wb_lock);
+			rrpc_wb_requeue(rrpc, u);
 			continue;
 		}
 		if (ret) {
-			rrpc_unit_drop(rrpc, u);
+			rrpc_wb_unit_drop(rrpc, u);
 			continue;
 		}
-		rrpc_unit_done(rrpc, u);
+		rrpc_wb_unit_done(rrpc, u);
 		cond_resched();
 	}
-}
-
-/**
- * rrpc_wb_drain() - program everything buffered and wait for it
- * @rrpc: the target
- *
- * Context: process; no request of the target is in flight any more.
- */
-void rrpc_wb_drain(struct rrpc *rrpc)
-{
-	spin_lock(&rrpc->wb_lock);
-	rrpc_wb_queue_all(rrpc);
-	spin_unlock(&rrpc->wb_lock);
-	wait_event(rrpc->wb_wait, ({
-		bool empty;
-
-		spin_lock(&rrpc->wb_lock);
-		empty = list_empty(&rrpc->wb_inflight);
-		spin_unlock(&rrpc->wb_lock);
-		empty;
-	}));
 }
 
 /* ------------------------------------------------------------- reads */
@@ -924,7 +544,7 @@ static void rrpc_read_put(struct rrpc *rrpc, struct rrpc_rq *rrq,
 			    wq_has_sleeper(&rrpc->read_wait))
 				wake_up_all(&rrpc->read_wait);
 		} else if (!media && rrq->kind[i] == RRPC_SRC_WB) {
-			rrpc_unit_put(rrpc, rrpc_slot_unit(rrpc, rrq->src[i]));
+			rrpc_wb_unit_put(rrpc, rrpc_slot_unit(rrpc, rrq->src[i]));
 		}
 	}
 }
@@ -1144,7 +764,7 @@ static int rrpc_write_temp(struct rrpc *rrpc, u32 lba, u32 nr, bool commit)
 	u32 i, hot = 0;
 	u8 epoch;
 
-	lockdep_assert_held(&rrpc->wb_lock);
+	lockdep_assert_held(&rrpc->wb.lock);
 	if (!rrpc->heat)
 		return RRPC_COLD;
 	epoch = rrpc_heat_epoch(rrpc->heat_writes, rrpc->nr_lbas);
@@ -1168,7 +788,7 @@ static void rrpc_write_fill(struct rrpc *rrpc, struct request *rq, u32 lba,
 	struct bio_vec bv;
 	u32 off = 0;
 
-	lockdep_assert_held(&rrpc->wb_lock);
+	lockdep_assert_held(&rrpc->wb.lock);
 	rq_for_each_segment(bv, rq, iter) {
 		u32 done = 0;
 
@@ -1196,17 +816,6 @@ static void rrpc_write_fill(struct rrpc *rrpc, struct request *rq, u32 lba,
 	}
 }
 
-/* Sectors of @temp the write buffer can take now. */
-static u32 rrpc_wb_room(struct rrpc *rrpc, int temp)
-{
-	u32 room = rrpc->nr_free_units * rrpc->spp;
-
-	lockdep_assert_held(&rrpc->wb_lock);
-	if (rrpc->wb_cur[temp])
-		room += rrpc->spp - rrpc->wb_cur[temp]->nr;
-	return room;
-}
-
 static blk_status_t rrpc_write_rq(struct rrpc *rrpc, struct request *rq,
 				  u32 lba, u32 nr)
 {
@@ -1218,24 +827,24 @@ static blk_status_t rrpc_write_rq(struct rrpc *rrpc, struct request *rq,
 		return BLK_STS_IOERR;
 	if (READ_ONCE(rrpc->nospc))
 		return BLK_STS_NOSPC;
-	spin_lock(&rrpc->wb_lock);
+	spin_lock(&rrpc->wb.lock);
 	/* again under the lock: a FUA write must not wait out of space */
 	if (unlikely(rrpc->nospc)) {
-		spin_unlock(&rrpc->wb_lock);
+		spin_unlock(&rrpc->wb.lock);
 		return BLK_STS_NOSPC;
 	}
 	temp = rrpc_write_temp(rrpc, lba, nr, false);
 	if (rrpc_wb_room(rrpc, temp) < nr) {
 		/*
-		 * rrpc_unit_put() reruns the queue when a unit comes back.
+		 * rrpc_wb_unit_put() reruns the queue when a unit comes back.
 		 * Not BLK_STS_DEV_RESOURCE: that rerun can come before blk-mq
 		 * has put this request back on the dispatch list, and with
 		 * SCHED_RESTART set blk-mq would then never look at it again
 		 * (rrpc completes no other request to restart the queue);
 		 * with BLK_STS_RESOURCE blk-mq also reruns it after a delay.
 		 */
-		rrpc->wb_starved = true;
-		spin_unlock(&rrpc->wb_lock);
+		rrpc->wb.starved = true;
+		spin_unlock(&rrpc->wb.lock);
 		return BLK_STS_RESOURCE;
 	}
 	blk_mq_start_request(rq);
@@ -1244,8 +853,8 @@ static blk_status_t rrpc_write_rq(struct rrpc *rrpc, struct request *rq,
 	trace_rrpc_write(rrpc->disk->disk_name, lba, nr,
 			 rq->cmd_flags & (REQ_FUA | REQ_PREFLUSH));
 	if (rq->cmd_flags & (REQ_FUA | REQ_PREFLUSH))
-		wait = rrpc_flush_locked(rrpc, rrq);
-	spin_unlock(&rrpc->wb_lock);
+		wait = rrpc_wb_flush_locked(rrpc, rrq);
+	spin_unlock(&rrpc->wb.lock);
 
 	atomic64_add(nr, &rrpc->stats.user_written);
 	if (temp == RRPC_HOT)
@@ -1261,67 +870,29 @@ static blk_status_t rrpc_flush_rq(struct rrpc *rrpc, struct request *rq)
 
 	if (READ_ONCE(rrpc->dead) || READ_ONCE(rrpc->nospc))
 		return BLK_STS_IOERR;
-	spin_lock(&rrpc->wb_lock);
+	spin_lock(&rrpc->wb.lock);
 	/*
 	 * Again under the lock: out of space, the flushes waiting fail when
 	 * GC finds no space (rrpc_lun_set_full()); one queued after that
 	 * would wait for GC to look again.
 	 */
 	if (unlikely(rrpc->nospc)) {
-		spin_unlock(&rrpc->wb_lock);
+		spin_unlock(&rrpc->wb.lock);
 		return BLK_STS_IOERR;
 	}
 	blk_mq_start_request(rq);
-	wait = rrpc_flush_locked(rrpc, blk_mq_rq_to_pdu(rq));
-	spin_unlock(&rrpc->wb_lock);
+	wait = rrpc_wb_flush_locked(rrpc, blk_mq_rq_to_pdu(rq));
+	spin_unlock(&rrpc->wb.lock);
 	if (!wait)
 		blk_mq_end_request(rq, BLK_STS_OK);
 	return BLK_STS_OK;
-}
-
-/**
- * rrpc_wb_add_rec() - put a record sector into the write buffer
- * @rrpc: the target
- * @marker: %RRPC_LBA_TRIM or %RRPC_LBA_SB
- * @rec: its %RRPC_SECTOR_SIZE bytes
- * @rrq: the request to complete once the record is on the media when
- *	@flush, else unused
- * @flush: pad and queue the unit, and make @rrq wait for it
- *
- * The record takes the next write sequence number, which orders it with
- * the data around it on the media.
- *
- * Context: rrpc->wb_lock held; the buffer has room for one sector.
- * Return: true if @rrq waits for the media.
- */
-bool rrpc_wb_add_rec(struct rrpc *rrpc, u32 marker, const void *rec,
-		     struct rrpc_rq *rrq, bool flush)
-{
-	struct rrpc_unit *u;
-
-	lockdep_assert_held(&rrpc->wb_lock);
-	u = rrpc_wb_cur(rrpc, RRPC_COLD);
-	memcpy(page_address(u->pages[u->nr]), rec, RRPC_SECTOR_SIZE);
-	u->lba[u->nr] = marker;
-	rrpc_wb_take_seq(rrpc, u);
-	if (marker == RRPC_LBA_TRIM) {
-		const struct rrpc_trim_rec *tr = rec;
-
-		/* the discard path writes one range per record */
-		WARN_ON_ONCE(le32_to_cpu(tr->nr) != 1);
-		rrpc_tpend_add(rrpc, rrpc->wb_seq - 1, le32_to_cpu(tr->r[0].lba),
-			       le32_to_cpu(tr->r[0].len), u->idx);
-	}
-	if (++u->nr == rrpc->spp)
-		rrpc_wb_queue_cur(rrpc, RRPC_COLD);
-	return flush && rrpc_flush_locked(rrpc, rrq);
 }
 
 /*
  * Unmap @nr sectors from @lba for the trim record @seq; each block that
  * loses a sector remembers the record (rrpc_block.trim_seq), so that GC
  * does not erase it before the record is on the media.
- * Context: wb_lock held (orders with writes).
+ * Context: wb.lock held (orders with writes).
  */
 static void rrpc_unmap_range(struct rrpc *rrpc, u32 lba, u32 nr, u64 seq)
 {
@@ -1363,12 +934,12 @@ static blk_status_t rrpc_discard_rq(struct rrpc *rrpc, struct request *rq,
 
 	if (READ_ONCE(rrpc->dead))
 		return BLK_STS_IOERR;
-	spin_lock(&rrpc->wb_lock);
+	spin_lock(&rrpc->wb.lock);
 	if (!rrpc_wb_room(rrpc, RRPC_COLD)) {
 		if (!READ_ONCE(rrpc->nospc) ||
 		    rrpc->nr_unbuf >= RRPC_TPEND_UNBUF) {
-			rrpc->wb_starved = true;
-			spin_unlock(&rrpc->wb_lock);
+			rrpc->wb.starved = true;
+			spin_unlock(&rrpc->wb.lock);
 			return BLK_STS_RESOURCE;
 		}
 		/* out of space, buffer full: unmap so that GC can resume */
@@ -1386,12 +957,12 @@ static blk_status_t rrpc_discard_rq(struct rrpc *rrpc, struct request *rq,
 				       rq->cmd_flags & (REQ_FUA | REQ_PREFLUSH));
 	} else {
 		/* the record waits for GC (every LUN is full: all kicked) */
-		rrpc_tpend_add(rrpc, rrpc->wb_seq++, lba, nr, RRPC_ADDR_EMPTY);
+		rrpc_wb_tpend_add(rrpc, rrpc->wb.seq++, lba, nr, RRPC_ADDR_EMPTY);
 		if (rq->cmd_flags & (REQ_FUA | REQ_PREFLUSH))
-			wait = rrpc_flush_locked(rrpc, rrq);
+			wait = rrpc_wb_flush_locked(rrpc, rrq);
 	}
-	rrpc_unmap_range(rrpc, lba, nr, rrpc->wb_seq - 1);
-	spin_unlock(&rrpc->wb_lock);
+	rrpc_unmap_range(rrpc, lba, nr, rrpc->wb.seq - 1);
+	spin_unlock(&rrpc->wb.lock);
 	trace_rrpc_discard(rrpc->disk->disk_name, lba, nr,
 			   req_op(rq) == REQ_OP_WRITE_ZEROES, rec);
 
@@ -1442,163 +1013,3 @@ const struct blk_mq_ops rrpc_mq_ops = {
 };
 
 /* ----------------------------------------------------- write buffer */
-
-/**
- * rrpc_unit_init() - allocate the buffers of a write unit
- * @rrpc: the target
- * @u: the unit
- * @gc: a GC unit (keeps the source address of each sector)
- *
- * Return: 0 or -ENOMEM; rrpc_unit_free() undoes a partial init.
- */
-int rrpc_unit_init(struct rrpc *rrpc, struct rrpc_unit *u, bool gc)
-{
-	u32 spp = rrpc->spp, i;
-
-	INIT_LIST_HEAD(&u->list);
-	INIT_LIST_HEAD(&u->inflight);
-	u->lba = kcalloc(spp, sizeof(*u->lba), GFP_KERNEL);
-	u->pages = kcalloc(spp, sizeof(*u->pages), GFP_KERNEL);
-	u->bvecs = kcalloc(spp, sizeof(*u->bvecs), GFP_KERNEL);
-	if (gc)
-		u->old = kcalloc(spp, sizeof(*u->old), GFP_KERNEL);
-	if (!u->lba || !u->pages || !u->bvecs || (gc && !u->old))
-		return -ENOMEM;
-	for (i = 0; i < spp; i++) {
-		u->pages[i] = alloc_page(GFP_KERNEL);
-		if (!u->pages[i])
-			return -ENOMEM;
-	}
-
-	u->rqd.dev = rrpc->dev;
-	u->rqd.nr_ppas = spp;
-	if (nvm_alloc_meta(rrpc->dev, &u->rqd, GFP_KERNEL))
-		return -ENOMEM;
-	u->meta = u->rqd.meta_list;
-	u->meta_dma = u->rqd.dma_meta_list;
-	memset(u->meta, 0, spp * rrpc->geo->oob_size);
-	if (spp > 1) {
-		if (nvm_alloc_ppalist(rrpc->dev, &u->rqd, GFP_KERNEL))
-			return -ENOMEM;
-		u->ppa_list = u->rqd.ppa_list;
-		u->ppa_dma = u->rqd.dma_ppa_list;
-	}
-	return 0;
-}
-
-/**
- * rrpc_unit_free() - free what rrpc_unit_init() allocated
- * @rrpc: the target
- * @u: the unit
- */
-void rrpc_unit_free(struct rrpc *rrpc, struct rrpc_unit *u)
-{
-	u32 i;
-
-	memset(&u->rqd, 0, sizeof(u->rqd));
-	u->rqd.dev = rrpc->dev;
-	u->rqd.nr_ppas = rrpc->spp;
-	if (u->ppa_list) {
-		u->rqd.ppa_list = u->ppa_list;
-		u->rqd.dma_ppa_list = u->ppa_dma;
-		nvm_free_ppalist(rrpc->dev, &u->rqd);
-		u->ppa_list = NULL;
-	}
-	if (u->meta) {
-		u->rqd.meta_list = u->meta;
-		u->rqd.dma_meta_list = u->meta_dma;
-		nvm_free_meta(rrpc->dev, &u->rqd);
-		u->meta = NULL;
-	}
-	if (u->pages)
-		for (i = 0; i < rrpc->spp; i++)
-			if (u->pages[i])
-				__free_page(u->pages[i]);
-	kfree(u->pages);
-	kfree(u->bvecs);
-	kfree(u->old);
-	kfree(u->lba);
-}
-
-/**
- * rrpc_wb_init() - allocate the write buffer
- * @rrpc: the target (spp, nr_luns and max_sectors set)
- *
- * Enough units for every LUN to have a few in flight, up to
- * %RRPC_WB_MAX_BYTES, and always enough for two of the largest requests
- * plus the units being filled (one per temperature). With hot/cold
- * separation (@rrpc->temps), the heat of every logical sector too.
- *
- * Return: 0 or -ENOMEM.
- */
-int rrpc_wb_init(struct rrpc *rrpc)
-{
-	u32 n, i;
-	int ret;
-
-	INIT_LIST_HEAD(&rrpc->wb_free);
-	INIT_LIST_HEAD(&rrpc->wb_queue);
-	INIT_LIST_HEAD(&rrpc->wb_inflight);
-	INIT_LIST_HEAD(&rrpc->flush_list);
-	init_waitqueue_head(&rrpc->wb_wait);
-
-	/* a few per LUN, at most RRPC_WB_MAX_BYTES, never too few */
-	n = min_t(u32, rrpc->nr_luns * RRPC_UNITS_PER_LUN,
-		  RRPC_WB_MAX_BYTES / (rrpc->spp * RRPC_SECTOR_SIZE));
-	n = max_t(u32, n, 2 * DIV_ROUND_UP(rrpc->max_sectors, rrpc->spp) +
-		  RRPC_TEMPS + 1);
-	/* up to 16384 units: beyond kmalloc()'s 4 MiB */
-	rrpc->units = kvcalloc(n, sizeof(*rrpc->units), GFP_KERNEL);
-	if (!rrpc->units)
-		return -ENOMEM;
-	rrpc->nr_units = n;
-	/* a trim record per buffer sector at most, and those outside it */
-	rrpc->max_tpend = n * rrpc->spp + RRPC_TPEND_UNBUF;
-	rrpc->tpend = kvcalloc(rrpc->max_tpend, sizeof(*rrpc->tpend),
-			       GFP_KERNEL);
-	if (!rrpc->tpend) {
-		rrpc_wb_free(rrpc);
-		return -ENOMEM;
-	}
-	for (i = 0; i < n; i++) {
-		struct rrpc_unit *u = &rrpc->units[i];
-
-		ret = rrpc_unit_init(rrpc, u, false);
-		if (ret) {
-			rrpc_wb_free(rrpc);
-			return ret;
-		}
-		u->idx = i;
-		list_add_tail(&u->list, &rrpc->wb_free);
-		rrpc->nr_free_units++;
-	}
-	if (rrpc->temps > 1) {
-		rrpc->heat = kvcalloc(rrpc->nr_lbas, sizeof(*rrpc->heat),
-				      GFP_KERNEL);
-		if (!rrpc->heat) {
-			rrpc_wb_free(rrpc);
-			return -ENOMEM;
-		}
-	}
-	return 0;
-}
-
-/**
- * rrpc_wb_free() - free the write buffer
- * @rrpc: the target, with nothing in flight
- */
-void rrpc_wb_free(struct rrpc *rrpc)
-{
-	u32 i;
-
-	if (!rrpc->units)
-		return;
-	kvfree(rrpc->heat);
-	rrpc->heat = NULL;
-	kvfree(rrpc->tpend);
-	rrpc->tpend = NULL;
-	for (i = 0; i < rrpc->nr_units; i++)
-		rrpc_unit_free(rrpc, &rrpc->units[i]);
-	kvfree(rrpc->units);
-	rrpc->units = NULL;
-}

@@ -248,7 +248,7 @@ static int rrpc_set_limits(struct rrpc *rrpc)
 	lim.max_hw_sectors = rrpc->max_sectors * sect512;
 	lim.max_segments = NVM_MAX_VLBA;
 	lim.discard_granularity = RRPC_SECTOR_SIZE;
-	/* bounded: each request holds wb_lock for its map updates */
+	/* bounded: each request holds wb.lock for its map updates */
 	lim.max_hw_discard_sectors = RRPC_DISCARD_MAX * sect512;
 	lim.max_write_zeroes_sectors = RRPC_DISCARD_MAX * sect512;
 	/*
@@ -300,11 +300,11 @@ static void *rrpc_init(struct nvm_target *tgt, struct gendisk *disk,
 	rrpc->spb = geo->sec_per_blk;
 	rrpc->spp = geo->sec_per_pl;
 	spin_lock_init(&rrpc->map_lock);
-	spin_lock_init(&rrpc->wb_lock);
+	spin_lock_init(&rrpc->wb.lock);
 	spin_lock_init(&rrpc->kick_lock);
 	init_waitqueue_head(&rrpc->read_wait);
 	atomic64_set(&rrpc->close_seq, 0);
-	rrpc->wb_oldest = U64_MAX;
+	rrpc->wb.oldest = U64_MAX;
 
 	ret = rrpc_luns_init(rrpc, conf);
 	if (ret)

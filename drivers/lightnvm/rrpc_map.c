@@ -561,7 +561,7 @@ EXPORT_SYMBOL_IF_KUNIT(rrpc_free_pick);
  * ran out of free blocks while its oldest blocks still held the sectors
  * just ahead of the writes: GC copied them.
  *
- * Context: rrpc->wb_lock held.
+ * Context: rrpc->wb.lock held.
  * Return: true if @rlun's writer must leave the unit to @lag.
  */
 bool rrpc_wr_ahead(struct rrpc *rrpc, struct rrpc_lun *rlun,
@@ -570,7 +570,7 @@ bool rrpc_wr_ahead(struct rrpc *rrpc, struct rrpc_lun *rlun,
 	struct rrpc_lun *o;
 	int i;
 
-	lockdep_assert_held(&rrpc->wb_lock);
+	lockdep_assert_held(&rrpc->wb.lock);
 	*lag = NULL;
 	for (i = 0; i < rrpc->nr_luns; i++) {
 		o = &rrpc->luns[i];
@@ -591,14 +591,14 @@ EXPORT_SYMBOL_IF_KUNIT(rrpc_wr_ahead);
  * A LUN that fell behind (it waited for GC, or was full) catches up by at
  * most a block's worth of units: the other LUNs do not stop for longer.
  *
- * Context: rrpc->wb_lock held.
+ * Context: rrpc->wb.lock held.
  */
 void rrpc_wr_took(struct rrpc *rrpc, struct rrpc_lun *rlun)
 {
 	u64 max = 0, cap = rrpc->spb / rrpc->spp;
 	int i;
 
-	lockdep_assert_held(&rrpc->wb_lock);
+	lockdep_assert_held(&rrpc->wb.lock);
 	for (i = 0; i < rrpc->nr_luns; i++)
 		max = max(max, rrpc->luns[i].wr_units);
 	if (rlun->wr_units + cap < max)

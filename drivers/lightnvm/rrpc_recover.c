@@ -199,7 +199,7 @@ bool rrpc_trim_needed(struct rrpc *rrpc, u64 seq)
 {
 	u32 b;
 
-	if (READ_ONCE(rrpc->wb_oldest) < seq)
+	if (rrpc_wb_oldest(rrpc) < seq)
 		return true;
 
 	for (b = 0; b < rrpc->nr_blocks; b++) {
@@ -1044,7 +1044,7 @@ static int rrpc_rec_factory(struct rrpc *rrpc, struct rrpc_rec_state *st,
 	rrpc->rec.mode = RRPC_REC_FACTORY;
 	/* above what bad blocks kept (rrpc_wipe_bad()) */
 	max_seq = rrpc_scans_max_seq(rrpc, st->scans);
-	rrpc->wb_seq = max_seq + 1;
+	rrpc_wb_set_seq(rrpc, max_seq + 1);
 	atomic64_set(&rrpc->close_seq, max_seq + 1);
 	ret = rrpc_map_alloc(rrpc, nr_lbas);
 	if (ret)
@@ -1122,7 +1122,7 @@ static int rrpc_rec_scan(struct rrpc *rrpc, struct rrpc_rec_state *st,
 	max_seq = rrpc_scans_max_seq(rrpc, st->scans);
 	if (!max_seq) {
 		rrpc->rec.mode = RRPC_REC_NEW;
-		rrpc->wb_seq = 1;
+		rrpc_wb_set_seq(rrpc, 1);
 		ret = rrpc_map_alloc(rrpc, *nr_lbas);
 		if (ret)
 			return ret;
@@ -1142,7 +1142,7 @@ static int rrpc_rec_scan(struct rrpc *rrpc, struct rrpc_rec_state *st,
 		rrpc_warn(rrpc, "no superblock record on the media: assuming the capacity of a new target (%llu sectors)\n",
 			  *nr_lbas);
 	}
-	rrpc->wb_seq = max_seq + 1;
+	rrpc_wb_set_seq(rrpc, max_seq + 1);
 	atomic64_set(&rrpc->close_seq, max_seq + 1);
 
 	ret = rrpc_map_alloc(rrpc, *nr_lbas);
@@ -1277,9 +1277,7 @@ int rrpc_sb_write(struct rrpc *rrpc)
 		return -ENOMEM;
 	rrpc_sb_fill(rrpc, buf);
 
-	spin_lock(&rrpc->wb_lock);
-	rrpc_wb_add_rec(rrpc, RRPC_LBA_SB, buf, NULL, false);
-	spin_unlock(&rrpc->wb_lock);
+	rrpc_wb_add_sb(rrpc, buf);
 	kfree(buf);
 	rrpc_wb_drain(rrpc);
 

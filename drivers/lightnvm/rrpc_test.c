@@ -43,7 +43,7 @@ static int rrpc_test_init(struct kunit *test)
 	rrpc->spb = T_SPB;
 	rrpc->spp = 2;
 	rrpc->nr_lbas = T_LBAS;
-	rrpc->wb_oldest = U64_MAX;
+	rrpc->wb.oldest = U64_MAX;
 	rrpc->nr_blocks = T_BLKS;
 	rrpc->nr_paddrs = T_BLKS * T_SPB;
 	rrpc->map = kunit_kcalloc(test, T_LBAS, sizeof(*rrpc->map), GFP_KERNEL);
@@ -714,14 +714,14 @@ static void rrpc_test_wr_turn(struct kunit *test)
 	luns = kunit_kcalloc(test, 3, sizeof(*luns), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, rrpc);
 	KUNIT_ASSERT_NOT_NULL(test, luns);
-	spin_lock_init(&rrpc->wb_lock);
+	spin_lock_init(&rrpc->wb.lock);
 	rrpc->luns = luns;
 	rrpc->nr_luns = 3;
 	rrpc->spb = 64;
 	rrpc->spp = 4;
 	cap = rrpc->spb / rrpc->spp;
 
-	spin_lock(&rrpc->wb_lock);
+	spin_lock(&rrpc->wb.lock);
 	/* LUN 0 alone runs: it takes RRPC_WR_LEAD units, then waits its turn */
 	for (i = 0; i < RRPC_WR_LEAD; i++) {
 		KUNIT_EXPECT_FALSE(test, rrpc_wr_ahead(rrpc, &luns[0], &lag));
@@ -775,7 +775,7 @@ static void rrpc_test_wr_turn(struct kunit *test)
 		KUNIT_EXPECT_NULL(test, lag);
 		rrpc_wr_took(rrpc, &luns[0]);
 	}
-	spin_unlock(&rrpc->wb_lock);
+	spin_unlock(&rrpc->wb.lock);
 }
 
 /*
@@ -861,10 +861,10 @@ static void rrpc_test_trim_needed(struct kunit *test)
 	rrpc->blocks[1].state = RRPC_BLK_FREE;
 	KUNIT_EXPECT_FALSE(test, rrpc_trim_needed(rrpc, 100));
 	/* a buffered unit (the other temperature's) is older: keep it */
-	rrpc->wb_oldest = 90;
+	rrpc->wb.oldest = 90;
 	KUNIT_EXPECT_TRUE(test, rrpc_trim_needed(rrpc, 100));
 	KUNIT_EXPECT_FALSE(test, rrpc_trim_needed(rrpc, 90));
-	rrpc->wb_oldest = U64_MAX;
+	rrpc->wb.oldest = U64_MAX;
 	KUNIT_EXPECT_FALSE(test, rrpc_trim_needed(rrpc, 100));
 }
 
@@ -971,11 +971,11 @@ static int t_full_thread(void *data)
 		rrpc_lun_set_full(&rrpc->luns[i], t_full_want(i, r));
 		t_full_sync(f, i, 3 * r + 2);
 		if (i == 0 && f->bad_round < 0) {
-			spin_lock(&rrpc->wb_lock);
+			spin_lock(&rrpc->wb.lock);
 			a = rrpc->luns[0].full;
 			b = rrpc->luns[1].full;
 			n = rrpc->nospc;
-			spin_unlock(&rrpc->wb_lock);
+			spin_unlock(&rrpc->wb.lock);
 			if (n != (a && b)) {
 				f->bad_round = r;
 				f->bad_nospc = n;
@@ -1015,8 +1015,8 @@ static void rrpc_test_lun_full_race(struct kunit *test)
 	/* no workqueues: the writers' kicks are no-ops */
 	rrpc->exiting = true;
 	spin_lock_init(&rrpc->kick_lock);
-	spin_lock_init(&rrpc->wb_lock);
-	INIT_LIST_HEAD(&rrpc->flush_list);
+	spin_lock_init(&rrpc->wb.lock);
+	INIT_LIST_HEAD(&rrpc->wb.flush_list);
 	for (i = 0; i < 2; i++) {
 		parents[i].id = i;
 		rrpc->luns[i].parent = &parents[i];
