@@ -953,6 +953,7 @@ int rrpc_scan_read(struct rrpc *rrpc, struct rrpc_unit *pb,
 int rrpc_rec_erase(struct rrpc *rrpc, struct nvm_block *blk);
 int rrpc_check_op(struct rrpc *rrpc, const struct nvm_tgt_conf *conf, u32 op);
 bool rrpc_claim_data_blk(struct rrpc *rrpc, struct rrpc_block *rblk);
+void rrpc_rec_close_blk(struct rrpc *rrpc, struct rrpc_block *rblk);
 void rrpc_unclaim_blocks(struct rrpc *rrpc);
 /* What recovery's probe found at the start of a block. */
 enum {

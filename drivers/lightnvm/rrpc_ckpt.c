@@ -239,12 +239,7 @@ int rrpc_ckpt_load(struct rrpc *rrpc, const struct rrpc_ckpt_hdr *h,
 		rblk->min_seq = le64_to_cpu(tbl[b].min_seq);
 		rblk->close_seq = le64_to_cpu(tbl[b].close_seq);
 		rblk->bad = rblk->bad || (f & RRPC_CKPT_F_BAD);
-		rblk->state = RRPC_BLK_CLOSED;
-		list_add_tail(&rblk->list, &rblk->rlun->closed);
-		rblk->rlun->nr_closed++;
-		if (rblk->bad)
-			rblk->rlun->nr_bad++;
-		rrpc->rec.blocks++;
+		rrpc_rec_close_blk(rrpc, rblk);
 		if (rblk->close_seq >= (u64)atomic64_read(&rrpc->close_seq))
 			atomic64_set(&rrpc->close_seq, rblk->close_seq + 1);
 	}

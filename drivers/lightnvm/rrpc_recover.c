@@ -888,6 +888,20 @@ static bool rrpc_bad_unneeded(struct rrpc *rrpc, struct rrpc_block *rblk)
 	return true;
 }
 
+/*
+ * A claimed block that holds data is closed, a GC candidate (a bad one
+ * first); creation counts it.
+ */
+void rrpc_rec_close_blk(struct rrpc *rrpc, struct rrpc_block *rblk)
+{
+	rblk->state = RRPC_BLK_CLOSED;
+	list_add_tail(&rblk->list, &rblk->rlun->closed);
+	rblk->rlun->nr_closed++;
+	if (rblk->bad)
+		rblk->rlun->nr_bad++;
+	rrpc->rec.blocks++;
+}
+
 /* Claim the blocks that hold data; blocks found empty are erased. */
 static int rrpc_claim_blocks(struct rrpc *rrpc, u64 *pseq)
 {
@@ -918,13 +932,8 @@ static int rrpc_claim_blocks(struct rrpc *rrpc, u64 *pseq)
 			max = max(max, pseq[paddr]);
 		}
 		/* closed as found: a partly written block takes no more */
-		rblk->state = RRPC_BLK_CLOSED;
 		rblk->close_seq = max;
-		list_add_tail(&rblk->list, &rblk->rlun->closed);
-		rblk->rlun->nr_closed++;
-		if (rblk->bad)
-			rblk->rlun->nr_bad++;
-		rrpc->rec.blocks++;
+		rrpc_rec_close_blk(rrpc, rblk);
 	}
 	return 0;
 }
