@@ -13,7 +13,8 @@
 #                           and gnuplot; no kernel source, no QEMU build
 #   install-deps.sh demo-6.12
 #                           the same for make demo KVER=6.12: Debian's
-#                           6.12 kernel and headers instead of 6.1's
+#                           6.12 kernel and headers instead of 6.1's,
+#                           and xz-utils
 #   install-deps.sh kernel-6.12
 #                           everything, and linux-source-6.12 for make
 #                           kernel KVER=6.12 (not needed by make check of
@@ -52,7 +53,9 @@ stress-ng strace shellcheck"
 
 case $mode in
 demo) PKGS=$DEMO_PKGS ;;
-demo-6.12) PKGS=$(printf '%s\n' $DEMO_PKGS | sed 's/^linux-\(headers\|image\)-amd64$/linux-\1-6.12-amd64/') ;;
+# 6.12's kbuild compresses the modules it installs with xz
+# (Debian's 6.12 sets CONFIG_MODULE_COMPRESS_XZ; 6.1 compresses none)
+demo-6.12) PKGS="$(printf '%s\n' $DEMO_PKGS | sed 's/^linux-\(headers\|image\)-amd64$/linux-\1-6.12-amd64/') xz-utils" ;;
 bench) PKGS="$DEMO_PKGS python3" ;;
 kernel-6.12) PKGS="$ALL_PKGS linux-source-6.12" ;;
 all) PKGS=$ALL_PKGS ;;
