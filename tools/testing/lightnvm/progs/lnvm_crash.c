@@ -148,6 +148,16 @@ static void add(struct wl *w, int type, uint32_t lba, uint32_t n, int fua,
 	w->ops[w->nr++] = (struct op){ type, lba, n, fua };
 }
 
+/* write_all: every sector written, 8 at a time, then a flush */
+static void write_all(struct wl *w, uint64_t m)
+{
+	uint32_t i;
+
+	for (i = 0; i < m; i += 8)
+		add(w, OP_W, i, 8, 0, m);
+	add(w, OP_F, 0, 0, 0, m);
+}
+
 /*
  * The workloads. Each is a setup (made durable before the recording)
  * and a short recorded part, deterministic for (name, seed, sectors).
@@ -208,9 +218,7 @@ static void gen(struct wl *w, const char *name, uint64_t seed, uint64_t m,
 		 * until GC collects the blocks of B; a flush every other
 		 * round only.
 		 */
-		for (i = 0; i < m; i += 8)
-			add(w, OP_W, i, 8, 0, m);
-		add(w, OP_F, 0, 0, 0, m);
+		write_all(w, m);
 		w->setup = w->nr;
 		for (i = 0; i < 6; i++) {
 			uint32_t base = (i * 29) % (m - 40);
@@ -236,9 +244,7 @@ static void gen(struct wl *w, const char *name, uint64_t seed, uint64_t m,
 		 * two thirds of it with discards and write-zeroes: GC moves
 		 * and erases under flushes.
 		 */
-		for (i = 0; i < m; i += 8)
-			add(w, OP_W, i, 8, 0, m);
-		add(w, OP_F, 0, 0, 0, m);
+		write_all(w, m);
 		w->setup = w->nr;
 		for (x = 0; x < m;) {
 			uint64_t v = splitmix64(&r);
@@ -270,9 +276,7 @@ static void gen(struct wl *w, const char *name, uint64_t seed, uint64_t m,
 		 * with flushes, FUA writes and discards of hot LBAs; GC
 		 * sends victims to the hot or the cold GC block.
 		 */
-		for (i = 0; i < m; i += 8)
-			add(w, OP_W, i, 8, 0, m);
-		add(w, OP_F, 0, 0, 0, m);
+		write_all(w, m);
 		for (x = 0; x < 4; x++)
 			for (i = 0; i < 16; i += 4)
 				add(w, OP_W, 8 + i, 4, 0, m);
@@ -301,9 +305,7 @@ static void gen(struct wl *w, const char *name, uint64_t seed, uint64_t m,
 		 * writes on the target created again from the checkpoint,
 		 * and a second clean removal.
 		 */
-		for (i = 0; i < m; i += 8)
-			add(w, OP_W, i, 8, 0, m);
-		add(w, OP_F, 0, 0, 0, m);
+		write_all(w, m);
 		w->setup = w->nr;
 		for (x = 0; x < 2; x++) {
 			for (i = 0; i < 10; i++) {
@@ -324,12 +326,8 @@ static void gen(struct wl *w, const char *name, uint64_t seed, uint64_t m,
 		 * flushed) removed and created again with -f, then new
 		 * writes on half the disk, flushed in two steps.
 		 */
-		for (i = 0; i < m; i += 8)
-			add(w, OP_W, i, 8, 0, m);
-		add(w, OP_F, 0, 0, 0, m);
-		for (i = 0; i < m; i += 8)
-			add(w, OP_W, i, 8, 0, m);
-		add(w, OP_F, 0, 0, 0, m);
+		write_all(w, m);
+		write_all(w, m);
 		w->setup = w->nr;
 		add(w, OP_X, 0, m1, 0, m);
 		for (i = 0; i < m / 2; i += 8) {
