@@ -1503,7 +1503,9 @@ static long check_fs(const struct cfg *c, const struct wl *w,
 			else if (fm.ver[f] >= 0 && fd < 0)
 				why = "is missing, its name was durable";
 			if (!why && fm.ver[f] >= 0 && fm.cdur[f]) {
-				fs_fill(want, c, f, fm.ver[f]);
+				/* as written: under its name then (renames) */
+				fs_fill(want, c, w->ops[fm.ver[f]].lba,
+					fm.ver[f]);
 				if (n != FS_BLOCKS * SECT ||
 				    memcmp(want, got, n))
 					why = "has other contents than its fsynced ones";
