@@ -52,7 +52,7 @@ _wait_for() {
 	done
 }
 
-# _modprobe_quiet NAME [ARGS]: load a module, failing the test if it can't.
+# _modprobe NAME [ARGS]: load a module, failing the test if it can't.
 _modprobe() {
 	_try "modprobe $* failed" modprobe "$@"
 }
