@@ -807,7 +807,8 @@ static void nvm_mark_failed_write(struct nvm_dev *dev, struct nvm_rq *rqd)
 	for (i = 0; i < rqd->nr_ppas; i++) {
 		struct ppa_addr b = ppas[i];
 
-		if (rqd->ppa_status && i < 64 && !(rqd->ppa_status & BIT_ULL(i)))
+		if (rqd->ppa_status && i < BITS_PER_TYPE(rqd->ppa_status) &&
+		    !(rqd->ppa_status & BIT_ULL(i)))
 			continue;
 		b.g.pg = 0;
 		b.g.sec = 0;

@@ -239,13 +239,14 @@ enum {
 #define RRPC_LBA_TRIM		(U32_MAX - 1)	/* a trim record */
 #define RRPC_LBA_SB		(U32_MAX - 2)	/* a superblock record */
 #define RRPC_LBA_CKPT		(U32_MAX - 3)	/* a checkpoint sector */
+#define RRPC_LBA_WIPE		(U32_MAX - 4)	/* a -f wipe under way */
 
 /*
- * The values from RRPC_LBA_CKPT up mark what is not a sector (RRPC_ADDR_*,
+ * The values from RRPC_LBA_WIPE up mark what is not a sector (RRPC_ADDR_*,
  * RRPC_LBA_*): a target has fewer physical sectors than RRPC_MAX_PADDRS,
  * so that no paddr, and no lba (there are fewer), is taken for a marker.
  */
-#define RRPC_MAX_PADDRS		(RRPC_LBA_CKPT - 1)
+#define RRPC_MAX_PADDRS		(RRPC_LBA_WIPE - 1)
 
 struct rrpc_oob {
 	__le32	lba;		/* logical sector or RRPC_LBA_* */
@@ -256,6 +257,7 @@ struct rrpc_oob {
 
 #define RRPC_TRIM_MAGIC		0x4d525452	/* "RTRM" */
 #define RRPC_SB_MAGIC		0x42535252	/* "RRSB" */
+#define RRPC_WIPE_MAGIC		0x50495752	/* "RWIP": a -f wipe under way */
 
 /* A trim record: the ranges discarded (or zeroed) at its sequence number. */
 struct rrpc_trim_rec {
@@ -961,6 +963,7 @@ enum {
 	RRPC_PROBE_DATA,	/* this target's data (or unreadable) */
 	RRPC_PROBE_CKPT,	/* this target's checkpoint */
 	RRPC_PROBE_FOREIGN,	/* another target's */
+	RRPC_PROBE_WIPE,	/* this target's wipe record (-f cut short) */
 };
 
 /* rrpc_ckpt.c */

@@ -594,6 +594,13 @@ static int rrpc_probe_block(struct rrpc *rrpc, struct rrpc_scan *sc,
 		sc->probe[rblk->idx] = RRPC_PROBE_FOREIGN;
 		return 0;
 	}
+	if (le32_to_cpu(oob->lba) == RRPC_LBA_WIPE &&
+	    le32_to_cpu(*(__le32 *)h) == RRPC_WIPE_MAGIC) {
+		sc->probe[rblk->idx] = RRPC_PROBE_WIPE;
+		if (sc->pseq)
+			sc->pseq[rblk->idx] = rrpc_oob_seq(oob);
+		return 0;
+	}
 	if (le32_to_cpu(oob->lba) != RRPC_LBA_CKPT) {
 		sc->probe[rblk->idx] = RRPC_PROBE_DATA;
 		if (sc->pseq)
@@ -690,6 +697,9 @@ static int rrpc_wipe_lun(struct rrpc *rrpc, struct rrpc_scan *sc,
 	for (b = 0; b < bpl; b++) {
 		struct rrpc_block *rblk = &rrpc->blocks[rlun->idx * bpl + b];
 
+		/* the wipe record goes last (rrpc_rec_factory()) */
+		if (sc->probe && sc->probe[rblk->idx] == RRPC_PROBE_WIPE)
+			continue;
 		blk = nvm_claim_blk(rrpc->dev, rlun->parent, b, false);
 		if (!blk) {
 			rrpc_wipe_bad(rrpc, sc, rblk, pb);
@@ -1040,19 +1050,172 @@ static void rrpc_blocks_forget(struct rrpc *rrpc, const u8 *probe)
 	}
 }
 
+/*
+ * The wipe record: page 0 of an empty block, its first sector
+ * RRPC_WIPE_MAGIC, its OOB lba RRPC_LBA_WIPE and a sequence number above
+ * the first sector of every block and every checkpoint. -f programs it
+ * before it erases anything and erases it last, so that a power cut in
+ * between never leaves a half-erased target whose older versions of
+ * sectors would come back: the next creation without -f finds the record
+ * (and nothing newer: rrpc_wipe_pending()) and finishes the wipe.
+ */
+static int rrpc_wipe_record_write(struct rrpc *rrpc, struct rrpc_block *rblk,
+				  u64 seq)
+{
+	struct nvm_block *blk;
+	struct rrpc_unit pb;
+	u32 i;
+	int ret;
+
+	blk = nvm_claim_blk(rrpc->dev, rblk->rlun->parent, rblk->parent->id,
+			    false);
+	if (!blk)
+		return -EBUSY;
+	ret = rrpc_pbuf_init(rrpc, &pb);
+	if (ret)
+		goto out_put;
+	/* the block's first page reads empty: erasing it loses nothing */
+	ret = rrpc_rec_erase(rrpc, blk);
+	if (ret)
+		goto out_free;
+	for (i = 0; i < rrpc->spp; i++) {
+		struct rrpc_oob *oob = pb.meta + i * rrpc->geo->oob_size;
+
+		clear_page(page_address(pb.pages[i]));
+		oob->lba = cpu_to_le32(i ? RRPC_LBA_PAD : RRPC_LBA_WIPE);
+		oob->lun_begin = cpu_to_le16(rrpc->lun_begin);
+		oob->lun_end = cpu_to_le16(rrpc->lun_end);
+		oob->seq = cpu_to_le64(seq |
+				       (u64)RRPC_FMT_VERSION << RRPC_SEQ_BITS);
+	}
+	*(__le32 *)page_address(pb.pages[0]) = cpu_to_le32(RRPC_WIPE_MAGIC);
+	ret = rrpc_page_io(rrpc, &pb, rblk, 0, true);
+	if (!ret && pb.rqd.error)
+		ret = -EIO;
+out_free:
+	rrpc_unit_free(rrpc, &pb);
+out_put:
+	nvm_put_blk(rrpc->dev, blk);
+	return ret;
+}
+
+/* The newest first sequence number of a block or checkpoint of ours */
+static u64 rrpc_probe_newest(struct rrpc *rrpc, struct rrpc_rec_state *st,
+			     int kind)
+{
+	u64 seq = 0;
+	u32 b;
+	int i;
+
+	for (b = 0; b < rrpc->nr_blocks; b++)
+		if (st->probe[b] == kind)
+			seq = max(seq, st->bseq[b]);
+	if (kind == RRPC_PROBE_DATA)
+		for (i = 0; i < rrpc->nr_luns; i++)
+			if (st->scans[i].have_ckpt)
+				seq = max(seq,
+					  le64_to_cpu(st->scans[i].ckpt.seq));
+	return seq;
+}
+
+/*
+ * After the probe: a wipe record with nothing newer on the LUNs is a -f
+ * that a power cut stopped half-way.
+ */
+static bool rrpc_wipe_pending(struct rrpc *rrpc, struct rrpc_rec_state *st)
+{
+	u64 wseq = rrpc_probe_newest(rrpc, st, RRPC_PROBE_WIPE);
+
+	return wseq && rrpc_probe_newest(rrpc, st, RRPC_PROBE_DATA) < wseq;
+}
+
+/*
+ * -f: before the wipe, the wipe record in an empty block, the only one to
+ * keep (RRPC_PROBE_WIPE) while the others are erased; older records go
+ * with them. Return: the record's sequence number, 0 if there is none.
+ */
+static u64 rrpc_wipe_prepare(struct rrpc *rrpc, struct rrpc_rec_state *st)
+{
+	u64 seq;
+	u32 b;
+	int ret = -ENOSPC;
+
+	if (!st->bseq)
+		st->bseq = kvcalloc(rrpc->nr_blocks, sizeof(*st->bseq),
+				    GFP_KERNEL);
+	if (!st->bseq ||
+	    rrpc_scan_luns(rrpc, st->scans, RRPC_SCAN_PROBE, st->bseq,
+			   st->probe))
+		goto none;
+	seq = max(rrpc_probe_newest(rrpc, st, RRPC_PROBE_DATA),
+		  rrpc_probe_newest(rrpc, st, RRPC_PROBE_WIPE)) + 1;
+	for (b = 0; b < rrpc->nr_blocks; b++)
+		if (st->probe[b] == RRPC_PROBE_WIPE)
+			st->probe[b] = RRPC_PROBE_DATA;
+	for (b = 0; b < rrpc->nr_blocks; b++) {
+		struct rrpc_block *rblk = &rrpc->blocks[b];
+
+		if (st->probe[b] != RRPC_PROBE_EMPTY ||
+		    READ_ONCE(rblk->parent->state) != NVM_BLK_ST_FREE)
+			continue;
+		ret = rrpc_wipe_record_write(rrpc, rblk, seq);
+		if (!ret) {
+			st->probe[b] = RRPC_PROBE_WIPE;
+			return seq;
+		}
+		if (ret != -EIO && ret != -EBUSY)
+			break;
+	}
+none:
+	rrpc_warn(rrpc, "no wipe record (%d): a power cut during this wipe may leave older versions of sectors readable; create with -f again after one\n",
+		  ret);
+	return 0;
+}
+
+/* -f: erase the wipe record, last */
+static int rrpc_wipe_finish(struct rrpc *rrpc, struct rrpc_rec_state *st)
+{
+	struct nvm_block *blk;
+	u32 b;
+	int ret;
+
+	for (b = 0; b < rrpc->nr_blocks; b++) {
+		struct rrpc_block *rblk = &rrpc->blocks[b];
+
+		if (st->probe[b] != RRPC_PROBE_WIPE)
+			continue;
+		blk = nvm_claim_blk(rrpc->dev, rblk->rlun->parent,
+				    rblk->parent->id, false);
+		if (!blk)
+			continue;
+		ret = rrpc_rec_erase(rrpc, blk);
+		nvm_put_blk(rrpc->dev, blk);
+		/* a record kept by a bad block is older than the new data */
+		if (ret && ret != -EIO)
+			return ret;
+		st->probe[b] = RRPC_PROBE_EMPTY;
+	}
+	return 0;
+}
+
 /* -f (NVM_TARGET_FACTORY): wipe the LUNs, start an empty target */
 static int rrpc_rec_factory(struct rrpc *rrpc, struct rrpc_rec_state *st,
 			    u64 nr_lbas)
 {
-	u64 max_seq;
+	u64 max_seq, wseq;
 	int ret;
 
-	ret = rrpc_scan_luns(rrpc, st->scans, RRPC_SCAN_WIPE, NULL, NULL);
+	wseq = rrpc_wipe_prepare(rrpc, st);
+	ret = rrpc_scan_luns(rrpc, st->scans, RRPC_SCAN_WIPE, NULL,
+			     wseq ? st->probe : NULL);
+	if (ret)
+		return ret;
+	ret = rrpc_wipe_finish(rrpc, st);
 	if (ret)
 		return ret;
 	rrpc->rec.mode = RRPC_REC_FACTORY;
-	/* above what bad blocks kept (rrpc_wipe_bad()) */
-	max_seq = rrpc_scans_max_seq(rrpc, st->scans);
+	/* above what bad blocks kept (rrpc_wipe_bad()) and the record */
+	max_seq = max(rrpc_scans_max_seq(rrpc, st->scans), wseq);
 	rrpc_wb_set_seq(rrpc, max_seq + 1);
 	atomic64_set(&rrpc->close_seq, max_seq + 1);
 	ret = rrpc_map_alloc(rrpc, nr_lbas);
@@ -1225,6 +1388,13 @@ int rrpc_recover(struct rrpc *rrpc, const struct nvm_tgt_conf *conf,
 	ret = PTR_ERR_OR_ZERO(ckpt);
 	if (ret)
 		goto out;
+	if (rrpc_wipe_pending(rrpc, &st)) {
+		rrpc_warn(rrpc, "a wipe (lnvm create -f) was cut short: finishing it; the target starts empty\n");
+		ret = rrpc_rec_factory(rrpc, &st, *nr_lbas);
+		if (ret)
+			goto out;
+		goto done;
+	}
 	ret = ckpt ? rrpc_rec_ckpt(rrpc, &st, ckpt, conf, nr_lbas, op) : -EAGAIN;
 	if (ret == -EAGAIN) {
 		if (ckpt)
