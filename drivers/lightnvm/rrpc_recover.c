@@ -474,7 +474,8 @@ int rrpc_page_io(struct rrpc *rrpc, struct rrpc_unit *pb,
  * a host error. A media error is the caller's to classify (per sector:
  * empty, unreadable); only a read that keeps failing for another reason
  * stops the scan.
- * Return: 0, or -EIO after %RRPC_HOST_RETRIES host errors in a row.
+ * Return: 0, or -EIO after more than %RRPC_HOST_RETRIES host errors in a
+ * row.
  */
 int rrpc_scan_read(struct rrpc *rrpc, struct rrpc_unit *pb,
 		   struct rrpc_block *rblk, u32 off)
@@ -499,7 +500,8 @@ int rrpc_scan_read(struct rrpc *rrpc, struct rrpc_unit *pb,
 /*
  * Erase a block at creation, trying again after a host error.
  * Return: as nvm_erase_blk(): 0, -EIO for the media (the block went
- * bad), another error after %RRPC_HOST_RETRIES host errors in a row.
+ * bad), another error after more than %RRPC_HOST_RETRIES host errors
+ * in a row.
  */
 int rrpc_rec_erase(struct rrpc *rrpc, struct nvm_block *blk)
 {
