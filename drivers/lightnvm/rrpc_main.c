@@ -553,12 +553,13 @@ static ssize_t geometry_show(struct device *dev, struct device_attribute *attr,
 	struct rrpc *rrpc = rrpc_of(dev);
 
 	return sysfs_emit(buf,
-			  "luns %d good_blocks %u sectors_per_block %u sectors_per_unit %u reserved_blocks_per_lun %d over_prov %u capacity_sectors %llu usable_sectors %llu open_blocks_per_lun %d\n",
+			  "luns %d good_blocks %u sectors_per_block %u sectors_per_unit %u reserved_blocks_per_lun %d over_prov %u capacity_sectors %llu usable_sectors %llu open_blocks_per_lun %d wl_frac %d wl_slack %d wr_lead %d\n",
 			  rrpc->nr_luns, rrpc->good_blocks, rrpc->spb,
 			  rrpc->spp, RRPC_RSV_BLKS, rrpc->op, rrpc->nr_lbas,
 			  (u64)(rrpc->good_blocks -
 				rrpc->nr_luns * RRPC_RSV_BLKS) * rrpc->spb,
-			  2 * rrpc->temps);
+			  2 * rrpc->temps, RRPC_WL_FRAC, RRPC_WL_SLACK,
+			  RRPC_WR_LEAD);
 }
 static DEVICE_ATTR_RO(geometry);
 
