@@ -36,7 +36,9 @@ lnvm_cpio() {
 
 # ocssd_image FILE PROPS: a new, zeroed backing image for QEMU's
 # Open-Channel SSD whose -device nvme properties are PROPS
-# ("lnum_ch=2,lnum_lun=2,..."; others in PROPS are ignored), of exactly
+# ("lnum_ch=2,lnum_lun=2,..." for 1.2, "lver=2,lnum_grp=2,lnum_pu=2,
+# lnum_chk=8,lclba=16,..." for 2.0, where a chunk is a block of lclba
+# one-sector pages; others in PROPS are ignored), of exactly
 # the size that geometry needs (ocssd-qemu.rst, "The image": a 4 KiB
 # header, 16 bytes per block and plane, the OOB bytes, the data, each part
 # 4 KiB aligned). For group_setup in group.conf, instead of a
@@ -53,10 +55,14 @@ ocssd_image() {
 		lsecs_per_pg=*) secs=${p#*=} ;;
 		lsec_size=*) ssz=${p#*=} ;;
 		lmetasize=*) meta=${p#*=} ;;
+		lnum_grp=*) ch=${p#*=} ;;
+		lnum_pu=*) lun=${p#*=} ;;
+		lnum_chk=*) blk=${p#*=} ;;
+		lclba=*) pgs=${p#*=} secs=1 ;;
 		esac
 	done
 	if [ "$blk" = 0 ]; then
-		echo "ocssd_image: lnum_blk=0 sizes the device by its image; give lnum_blk" >&2
+		echo "ocssd_image: lnum_blk=0 (lnum_chk=0) sizes the device by its image; give it" >&2
 		return 1
 	fi
 	n=$((ch * lun * pln * blk * pgs * secs))
