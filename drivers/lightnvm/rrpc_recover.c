@@ -1061,6 +1061,8 @@ static void rrpc_blocks_forget(struct rrpc *rrpc, const u8 *probe)
  * sectors would come back: the next creation without -f finds the record
  * (and nothing newer: rrpc_wipe_pending()) and finishes the wipe.
  */
+#define RRPC_WIPE_REC_TRIES	3	/* blocks tried for the wipe record */
+
 static int rrpc_wipe_record_write(struct rrpc *rrpc, struct rrpc_block *rblk,
 				  u64 seq)
 {
@@ -1078,8 +1080,12 @@ static int rrpc_wipe_record_write(struct rrpc *rrpc, struct rrpc_block *rblk,
 		goto out_put;
 	/* the block's first page reads empty: erasing it loses nothing */
 	ret = rrpc_rec_erase(rrpc, blk);
-	if (ret)
+	if (ret) {
+		/* -EIO: retired grown bad, counted as the wipe's own erases */
+		if (ret == -EIO)
+			atomic64_inc(&rrpc->stats.grown_bad);
 		goto out_free;
+	}
 	for (i = 0; i < rrpc->spp; i++) {
 		struct rrpc_oob *oob = pb.meta + i * rrpc->geo->oob_size;
 
@@ -1138,22 +1144,25 @@ static bool rrpc_wipe_pending(struct rrpc *rrpc, struct rrpc_rec_state *st)
  */
 static u64 rrpc_wipe_prepare(struct rrpc *rrpc, struct rrpc_rec_state *st)
 {
+	int ret = -ENOMEM, tries = 0;
 	u64 seq;
 	u32 b;
-	int ret = -ENOSPC;
 
 	if (!st->bseq)
 		st->bseq = kvcalloc(rrpc->nr_blocks, sizeof(*st->bseq),
 				    GFP_KERNEL);
-	if (!st->bseq ||
-	    rrpc_scan_luns(rrpc, st->scans, RRPC_SCAN_PROBE, st->bseq,
-			   st->probe))
+	if (!st->bseq)
+		goto none;
+	ret = rrpc_scan_luns(rrpc, st->scans, RRPC_SCAN_PROBE, st->bseq,
+			     st->probe);
+	if (ret)
 		goto none;
 	seq = max(rrpc_probe_newest(rrpc, st, RRPC_PROBE_DATA),
 		  rrpc_probe_newest(rrpc, st, RRPC_PROBE_WIPE)) + 1;
 	for (b = 0; b < rrpc->nr_blocks; b++)
 		if (st->probe[b] == RRPC_PROBE_WIPE)
 			st->probe[b] = RRPC_PROBE_DATA;
+	ret = -ENOSPC;
 	for (b = 0; b < rrpc->nr_blocks; b++) {
 		struct rrpc_block *rblk = &rrpc->blocks[b];
 
@@ -1165,7 +1174,9 @@ static u64 rrpc_wipe_prepare(struct rrpc *rrpc, struct rrpc_rec_state *st)
 			st->probe[b] = RRPC_PROBE_WIPE;
 			return seq;
 		}
-		if (ret != -EIO && ret != -EBUSY)
+		/* a block gone bad or busy: another, but not every one */
+		if ((ret != -EIO && ret != -EBUSY) ||
+		    ++tries >= RRPC_WIPE_REC_TRIES)
 			break;
 	}
 none:
@@ -1193,7 +1204,9 @@ static int rrpc_wipe_finish(struct rrpc *rrpc, struct rrpc_rec_state *st)
 		ret = rrpc_rec_erase(rrpc, blk);
 		nvm_put_blk(rrpc->dev, blk);
 		/* a record kept by a bad block is older than the new data */
-		if (ret && ret != -EIO)
+		if (ret == -EIO)
+			atomic64_inc(&rrpc->stats.grown_bad);
+		else if (ret)
 			return ret;
 		st->probe[b] = RRPC_PROBE_EMPTY;
 	}

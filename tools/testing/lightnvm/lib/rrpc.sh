@@ -152,13 +152,21 @@ _rrpc_bytes() {
 	echo $(( $(cat "/sys/block/$1/size") * 512 ))
 }
 
-# _rrpc_fault DEV read|write|erase PROBABILITY TIMES: nvm_mem fault
-# injection (probability in percent, TIMES failures at most, -1 = no limit).
+# _rrpc_fault DEV read|write|erase PROBABILITY TIMES [SKIP]: nvm_mem fault
+# injection (probability in percent, TIMES failures at most, -1 = no limit),
+# after SKIP commands of the kind (default 0) that go through.
 _rrpc_fault() {
 	_d=$RRPC_DBG/$1/fail_$2
 	[ -d "$_d" ] || { _fail "no fault injection knob $_d"; return 1; }
 	echo 0 > "$_d/interval" 2>/dev/null
 	echo 1 > "$_d/interval"
+	# nvm_mem asks should_fail() for 4096 bytes a command: a space of
+	# SKIP * 4096 + 1 lets SKIP commands through, 0 none
+	if [ "${5:-0}" -gt 0 ]; then
+		echo $(($5 * 4096 + 1)) > "$_d/space"
+	else
+		echo 0 > "$_d/space"
+	fi
 	echo "$4" > "$_d/times"
 	echo "$3" > "$_d/probability"
 }
