@@ -953,6 +953,7 @@ int rrpc_page_io(struct rrpc *rrpc, struct rrpc_unit *pb,
 int rrpc_scan_read(struct rrpc *rrpc, struct rrpc_unit *pb,
 		   struct rrpc_block *rblk, u32 off);
 int rrpc_rec_erase(struct rrpc *rrpc, struct nvm_block *blk);
+int rrpc_rec_erase_rblk(struct rrpc *rrpc, struct rrpc_block *rblk);
 int rrpc_check_op(struct rrpc *rrpc, const struct nvm_tgt_conf *conf, u32 op);
 bool rrpc_claim_data_blk(struct rrpc *rrpc, struct rrpc_block *rblk);
 void rrpc_rec_close_blk(struct rrpc *rrpc, struct rrpc_block *rblk);

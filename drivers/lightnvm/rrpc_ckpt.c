@@ -273,7 +273,6 @@ out:
  */
 int rrpc_ckpt_erase(struct rrpc *rrpc, const u8 *probe)
 {
-	struct nvm_block *blk;
 	u32 b;
 	int ret;
 
@@ -282,16 +281,12 @@ int rrpc_ckpt_erase(struct rrpc *rrpc, const u8 *probe)
 
 		if (probe[b] != RRPC_PROBE_CKPT || rblk->state != RRPC_BLK_FREE)
 			continue;
-		blk = nvm_claim_blk(rrpc->dev, rblk->rlun->parent,
-				    rblk->parent->id, false);
-		if (!blk)
+		ret = rrpc_rec_erase_rblk(rrpc, rblk);
+		if (ret == -ENOENT)
 			continue;
-		ret = rrpc_rec_erase(rrpc, blk);
-		nvm_put_blk(rrpc->dev, blk);
 		if (ret && ret != -EIO) {
 			rrpc_err(rrpc, "could not erase the old checkpoint in block %u of LUN %d: %d\n",
-				 blk->id,
-				 rblk->rlun->parent->id, ret);
+				 rblk->parent->id, rblk->rlun->parent->id, ret);
 			return ret;
 		}
 		rblk->erased = !ret;

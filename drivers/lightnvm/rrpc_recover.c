@@ -516,6 +516,26 @@ int rrpc_rec_erase(struct rrpc *rrpc, struct nvm_block *blk)
 }
 
 /*
+ * Erase @rblk at creation: claim its block from the media manager, erase
+ * it as rrpc_rec_erase() does, give it back.
+ * Return: as rrpc_rec_erase(), or -ENOENT if the block cannot be claimed
+ * (it is bad or taken).
+ */
+int rrpc_rec_erase_rblk(struct rrpc *rrpc, struct rrpc_block *rblk)
+{
+	struct nvm_block *blk;
+	int ret;
+
+	blk = nvm_claim_blk(rrpc->dev, rblk->rlun->parent, rblk->parent->id,
+			    false);
+	if (!blk)
+		return -ENOENT;
+	ret = rrpc_rec_erase(rrpc, blk);
+	nvm_put_blk(rrpc->dev, blk);
+	return ret;
+}
+
+/*
  * Read the pages of one block in programming order, one multi-plane page
  * per command, until the first empty page. Unreadable sectors (a program
  * torn by a power cut, or a media error) are skipped, never mapped.
@@ -1188,21 +1208,15 @@ none:
 /* -f: erase the wipe record, last */
 static int rrpc_wipe_finish(struct rrpc *rrpc, struct rrpc_rec_state *st)
 {
-	struct nvm_block *blk;
 	u32 b;
 	int ret;
 
 	for (b = 0; b < rrpc->nr_blocks; b++) {
-		struct rrpc_block *rblk = &rrpc->blocks[b];
-
 		if (st->probe[b] != RRPC_PROBE_WIPE)
 			continue;
-		blk = nvm_claim_blk(rrpc->dev, rblk->rlun->parent,
-				    rblk->parent->id, false);
-		if (!blk)
+		ret = rrpc_rec_erase_rblk(rrpc, &rrpc->blocks[b]);
+		if (ret == -ENOENT)
 			continue;
-		ret = rrpc_rec_erase(rrpc, blk);
-		nvm_put_blk(rrpc->dev, blk);
 		/* a record kept by a bad block is older than the new data */
 		if (ret == -EIO)
 			atomic64_inc(&rrpc->stats.grown_bad);
