@@ -92,21 +92,16 @@ ocssd2_chunk() {
 	ocssd2_desc "$OCSSD_TMP/chk" 0
 }
 
+# 2.0's vector commands are 1.2's (opcodes 0x90-0x92 with one address in
+# cdw10-11), the address an LBA instead of a PPA: lib/ocssd.sh sends them.
 # ocssd2_reset LBA: vector chunk reset of the chunk of LBA.
-ocssd2_reset() { _ocssd_io 0x90 "$1" 0 0; }
+ocssd2_reset() { ocssd_erase "$1"; }
 
 # ocssd2_vwrite LBA DATA OOB: vector write of one logical block.
-ocssd2_vwrite() {
-	_ocssd_io 0x91 "$1" 0 0 --write --data-len="$OC_CSECS" \
-		--metadata-len="$OC_SOS" --input-file="$2" --metadata="$3"
-}
+ocssd2_vwrite() { ocssd_write "$1" "$2" "$3"; }
 
 # ocssd2_vread LBA DATA OOB: vector read of one logical block.
-ocssd2_vread() {
-	rm -f "$2" "$3"
-	_ocssd_io 0x92 "$1" 0 0 --read --data-len="$OC_CSECS" \
-		--metadata-len="$OC_SOS" --input-file="$2" --metadata="$3"
-}
+ocssd2_vread() { ocssd_read "$1" "$2" "$3"; }
 
 # ocssd2_write LBA N DATA OOB: scalar Write of N logical blocks from LBA.
 ocssd2_write() {
