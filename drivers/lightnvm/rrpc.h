@@ -497,8 +497,8 @@ struct rrpc_unit {
 
 /**
  * struct rrpc_wb - the write buffer of a target (rrpc_wb.c)
- * @lock: protects every field below but @units, @nr_units (set at
- *	creation) and @wait. Lock order (outermost first): @lock,
+ * @lock: protects every field below but @units, @nr_units, @max_tpend
+ *	(set at creation) and @wait. Lock order (outermost first): @lock,
  *	rrpc_lun->lock, rrpc->map_lock; never taken in interrupt context.
  *	It also protects state of struct rrpc that changes with the write
  *	stream (see there)
@@ -517,7 +517,13 @@ struct rrpc_unit {
  * @flush_list: flushes and FUA writes waiting for the media
  *	(&rrpc_rq.flush_list)
  * @starved: a request waits for a free unit (queue to be rerun)
- * @next_lun: round-robin cursor of unit placement
+ * @tpend: trim records not known to be on the media, in sequence order
+ *	(GC copies them: rrpc_wb_tpend_copy())
+ * @nr_tpend: entries of @tpend
+ * @max_tpend: its size: a record per buffer sector, %RRPC_TPEND_UNBUF more
+ *	(set at creation)
+ * @nr_unbuf: entries of @tpend that are in no unit (read without @lock:
+ *	rrpc_wb_nr_unbuf())
  * @wait: teardown waits here for @inflight to drain
  */
 struct rrpc_wb {
@@ -533,7 +539,10 @@ struct rrpc_wb {
 	u64			oldest;
 	struct list_head	flush_list;
 	bool			starved;
-	unsigned int		next_lun;
+	struct rrpc_tpend	*tpend;
+	u32			nr_tpend;
+	u32			max_tpend;
+	u32			nr_unbuf;
 	wait_queue_head_t	wait;
 };
 
@@ -695,13 +704,15 @@ struct rrpc_recovery {
  * @map: logical to physical map, @nr_lbas entries
  * @p2l: physical to logical map, @nr_paddrs entries: the lba each written
  *	sector was programmed for (valid iff map[p2l[paddr]].ppa == paddr)
- * @wb: the write buffer (rrpc_wb.c); its lock also protects @heat,
- *	@heat_writes, @trim_page, @tpend, @nr_tpend, @nr_unbuf, the LUNs'
- *	wr_units and the writes of @nospc and of the LUNs' full flags
+ * @wb: the write buffer (rrpc_wb.c), with the trim records not yet on the
+ *	media; its lock also protects @heat, @heat_writes, @trim_page, the
+ *	LUNs' wr_units and the writes of @nospc and of the LUNs' full flags
  * @temps: 1 (every write is cold) or %RRPC_TEMPS (hot/cold separation)
  * @heat: write count of each logical sector (wb.lock; GC reads it
  *	without), %NULL when @temps is 1
  * @heat_writes: sectors written by users, for @heat's periods (wb.lock)
+ * @kick_next: round-robin cursor of rrpc_kick_writer() (a hint: read and
+ *	written without a lock)
  * @read_wait: GC waits here for reads of a victim to finish
  * @wr_wq: the LUN writers
  * @gc_wq: the garbage collectors
@@ -715,11 +726,6 @@ struct rrpc_recovery {
  * @draining: teardown is programming what is buffered (with @nospc, what
  *	cannot be programmed is dropped)
  * @trim_page: the trim record being built (wb.lock)
- * @tpend: trim records not known to be on the media, in sequence order
- *	(wb.lock; GC copies them, rrpc_gc_trims())
- * @nr_tpend: entries of @tpend
- * @max_tpend: its size: a record per buffer sector, %RRPC_TPEND_UNBUF more
- * @nr_unbuf: entries of @tpend that are in no unit (wb.lock; read without)
  * @lun_begin: first LUN of the target (device index)
  * @lun_end: last LUN
  * @sb_paddr: where the newest superblock record is, or %RRPC_ADDR_EMPTY
@@ -757,6 +763,7 @@ struct rrpc {
 	int			temps;
 	struct rrpc_heat	*heat;
 	u64			heat_writes;
+	unsigned int		kick_next;
 
 	wait_queue_head_t	read_wait;
 	struct workqueue_struct	*wr_wq;
@@ -767,10 +774,6 @@ struct rrpc {
 	bool			nospc;
 	bool			draining;
 	struct page		*trim_page;
-	struct rrpc_tpend	*tpend;
-	u32			nr_tpend;
-	u32			max_tpend;
-	u32			nr_unbuf;
 	int			lun_begin;
 	int			lun_end;
 	u32			sb_paddr;
@@ -834,6 +837,12 @@ static inline u64 rrpc_wb_oldest(struct rrpc *rrpc)
 	return READ_ONCE(rrpc->wb.oldest);
 }
 
+/* Trim records that wait outside the buffer for GC (read without lock) */
+static inline u32 rrpc_wb_nr_unbuf(struct rrpc *rrpc)
+{
+	return READ_ONCE(rrpc->wb.nr_unbuf);
+}
+
 static inline struct rrpc_block *rrpc_paddr_to_blk(struct rrpc *rrpc, u32 paddr)
 {
 	return &rrpc->blocks[paddr / rrpc->spb];
@@ -884,6 +893,7 @@ bool rrpc_wr_ahead(struct rrpc *rrpc, struct rrpc_lun *rlun,
 void rrpc_wr_took(struct rrpc *rrpc, struct rrpc_lun *rlun);
 
 /* rrpc_wb.c: the write buffer */
+void rrpc_wb_prepare(struct rrpc *rrpc);
 int rrpc_wb_init(struct rrpc *rrpc);
 void rrpc_wb_free(struct rrpc *rrpc);
 void rrpc_wb_drain(struct rrpc *rrpc);
@@ -894,13 +904,18 @@ void rrpc_wb_queue_cur(struct rrpc *rrpc, int temp);
 struct rrpc_unit *rrpc_wb_cur(struct rrpc *rrpc, int temp);
 void rrpc_wb_take_seq(struct rrpc *rrpc, struct rrpc_unit *u);
 u32 rrpc_wb_room(struct rrpc *rrpc, int temp);
-void rrpc_wb_tpend_add(struct rrpc *rrpc, u64 seq, u32 lba, u32 len,
-		       u32 unit);
+void rrpc_wb_starved(struct rrpc *rrpc);
+u64 rrpc_wb_last_seq(struct rrpc *rrpc);
+bool rrpc_wb_unbuf_room(struct rrpc *rrpc);
+void rrpc_wb_add_unbuf_trim(struct rrpc *rrpc, u32 lba, u32 len);
+u32 rrpc_wb_tpend_copy(struct rrpc *rrpc, struct rrpc_unit *u, u64 max_seq,
+		       bool unbuf);
 void rrpc_wb_tpend_written(struct rrpc *rrpc, const struct rrpc_unit *u);
 bool rrpc_wb_flush_locked(struct rrpc *rrpc, struct rrpc_rq *rrq);
 void rrpc_wb_flush_fail(struct rrpc *rrpc, struct list_head *failed,
 			const char *why);
 void rrpc_wb_flush_fail_dead(struct rrpc *rrpc);
+void rrpc_wb_flush_detach(struct rrpc *rrpc, struct list_head *out);
 void rrpc_wb_unit_done(struct rrpc *rrpc, struct rrpc_unit *u);
 void rrpc_wb_unit_drop(struct rrpc *rrpc, struct rrpc_unit *u);
 int rrpc_wb_next_temp(struct rrpc *rrpc);

@@ -382,10 +382,10 @@ static bool rrpc_gc_program(struct rrpc_lun *rlun)
  * @max_seq: the records with a sequence number up to this one
  * @unbuf: only those the write buffer had no room for
  *
- * Each record goes as a copy with its own sequence number (another copy may
- * still be in the write buffer: recovery applies both alike). Then it is
- * no longer pending (rrpc_wb_tpend_written()): GC may erase blocks holding
- * data it unmapped, and flushes stop waiting for it.
+ * Each record goes as a copy with its own sequence number
+ * (rrpc_wb_tpend_copy()). Then it is no longer pending
+ * (rrpc_wb_tpend_written()): GC may erase blocks holding data it unmapped,
+ * and flushes stop waiting for it.
  *
  * Return: 0 once no such record is pending; -ENOSPC if the LUN has no block
  * left; -ENODEV once the device is dead.
@@ -394,38 +394,12 @@ int rrpc_gc_trims(struct rrpc_lun *rlun, u64 max_seq, bool unbuf)
 {
 	struct rrpc *rrpc = rlun->rrpc;
 	struct rrpc_unit *u = &rlun->gc.unit;
-	u32 oob_size = rrpc->geo->oob_size, i;
 	int ret;
 
 	if (WARN_ON_ONCE(u->nr))
 		return -EBUSY;
 	for (;;) {
-		spin_lock(&rrpc->wb.lock);
-		for (i = 0; i < rrpc->nr_tpend && u->nr < rrpc->spp; i++) {
-			const struct rrpc_tpend *t = &rrpc->tpend[i];
-			struct rrpc_oob *oob = u->meta + u->nr * oob_size;
-			struct rrpc_trim_rec *tr = page_address(u->pages[u->nr]);
-
-			if (t->seq > max_seq)
-				break;
-			if (unbuf && t->unit != RRPC_ADDR_EMPTY)
-				continue;
-			memset(tr, 0, RRPC_SECTOR_SIZE);
-			tr->magic = cpu_to_le32(RRPC_TRIM_MAGIC);
-			tr->nr = cpu_to_le32(1);
-			tr->r[0].lba = cpu_to_le32(t->lba);
-			tr->r[0].len = cpu_to_le32(t->len);
-			oob->lba = cpu_to_le32(RRPC_LBA_TRIM);
-			oob->lun_begin = cpu_to_le16(rrpc->lun_begin);
-			oob->lun_end = cpu_to_le16(rrpc->lun_end);
-			oob->seq = cpu_to_le64(t->seq | (u64)RRPC_FMT_VERSION <<
-					       RRPC_SEQ_BITS);
-			u->lba[u->nr] = RRPC_LBA_TRIM;
-			u->old[u->nr] = RRPC_ADDR_EMPTY;
-			u->nr++;
-		}
-		spin_unlock(&rrpc->wb.lock);
-		if (!u->nr)
+		if (!rrpc_wb_tpend_copy(rrpc, u, max_seq, unbuf))
 			return 0;
 		u->temp = RRPC_COLD;
 		ret = rrpc_gc_write(rlun);
@@ -743,7 +717,7 @@ void rrpc_gc_work(struct work_struct *work)
 	bool wl = true;
 
 	/* trim records the full write buffer had no room for (out of space) */
-	if (READ_ONCE(rrpc->nr_unbuf) && !rlun->gc.unit.nr &&
+	if (rrpc_wb_nr_unbuf(rrpc) && !rlun->gc.unit.nr &&
 	    !READ_ONCE(rrpc->exiting) && !READ_ONCE(rrpc->dead))
 		rrpc_gc_trims(rlun, U64_MAX, true);
 

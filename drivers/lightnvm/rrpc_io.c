@@ -46,13 +46,13 @@ void rrpc_kick_writer(struct rrpc *rrpc, struct rrpc_lun *from)
 	if (from)
 		start = from->idx + 1;
 	else
-		start = READ_ONCE(rrpc->wb.next_lun);
+		start = READ_ONCE(rrpc->kick_next);
 	for (k = 0; k < rrpc->nr_luns; k++) {
 		rlun = &rrpc->luns[(start + k) % rrpc->nr_luns];
 		if (rlun == from || (!any && READ_ONCE(rlun->wr_blocked)))
 			continue;
 		if (!from)
-			WRITE_ONCE(rrpc->wb.next_lun, (rlun->idx + 1) % rrpc->nr_luns);
+			WRITE_ONCE(rrpc->kick_next, (rlun->idx + 1) % rrpc->nr_luns);
 		rrpc_wr_kick(rlun);
 		return;
 	}
@@ -254,7 +254,7 @@ void rrpc_lun_set_full(struct rrpc_lun *rlun, bool full)
 	WRITE_ONCE(rrpc->nospc, all);
 	/* no space, and GC just found none: what flushes wait for stays */
 	if (full && all)
-		list_splice_init(&rrpc->wb.flush_list, &failed);
+		rrpc_wb_flush_detach(rrpc, &failed);
 	spin_unlock(&rrpc->wb.lock);
 	/*
 	 * Logged outside the lock (a serial console takes milliseconds a
@@ -843,7 +843,7 @@ static blk_status_t rrpc_write_rq(struct rrpc *rrpc, struct request *rq,
 		 * (rrpc completes no other request to restart the queue);
 		 * with BLK_STS_RESOURCE blk-mq also reruns it after a delay.
 		 */
-		rrpc->wb.starved = true;
+		rrpc_wb_starved(rrpc);
 		spin_unlock(&rrpc->wb.lock);
 		return BLK_STS_RESOURCE;
 	}
@@ -937,8 +937,8 @@ static blk_status_t rrpc_discard_rq(struct rrpc *rrpc, struct request *rq,
 	spin_lock(&rrpc->wb.lock);
 	if (!rrpc_wb_room(rrpc, RRPC_COLD)) {
 		if (!READ_ONCE(rrpc->nospc) ||
-		    rrpc->nr_unbuf >= RRPC_TPEND_UNBUF) {
-			rrpc->wb.starved = true;
+		    !rrpc_wb_unbuf_room(rrpc)) {
+			rrpc_wb_starved(rrpc);
 			spin_unlock(&rrpc->wb.lock);
 			return BLK_STS_RESOURCE;
 		}
@@ -957,11 +957,11 @@ static blk_status_t rrpc_discard_rq(struct rrpc *rrpc, struct request *rq,
 				       rq->cmd_flags & (REQ_FUA | REQ_PREFLUSH));
 	} else {
 		/* the record waits for GC (every LUN is full: all kicked) */
-		rrpc_wb_tpend_add(rrpc, rrpc->wb.seq++, lba, nr, RRPC_ADDR_EMPTY);
+		rrpc_wb_add_unbuf_trim(rrpc, lba, nr);
 		if (rq->cmd_flags & (REQ_FUA | REQ_PREFLUSH))
 			wait = rrpc_wb_flush_locked(rrpc, rrq);
 	}
-	rrpc_unmap_range(rrpc, lba, nr, rrpc->wb.seq - 1);
+	rrpc_unmap_range(rrpc, lba, nr, rrpc_wb_last_seq(rrpc));
 	spin_unlock(&rrpc->wb.lock);
 	trace_rrpc_discard(rrpc->disk->disk_name, lba, nr,
 			   req_op(rq) == REQ_OP_WRITE_ZEROES, rec);

@@ -300,11 +300,10 @@ static void *rrpc_init(struct nvm_target *tgt, struct gendisk *disk,
 	rrpc->spb = geo->sec_per_blk;
 	rrpc->spp = geo->sec_per_pl;
 	spin_lock_init(&rrpc->map_lock);
-	spin_lock_init(&rrpc->wb.lock);
+	rrpc_wb_prepare(rrpc);
 	spin_lock_init(&rrpc->kick_lock);
 	init_waitqueue_head(&rrpc->read_wait);
 	atomic64_set(&rrpc->close_seq, 0);
-	rrpc->wb.oldest = U64_MAX;
 
 	ret = rrpc_luns_init(rrpc, conf);
 	if (ret)
@@ -432,13 +431,13 @@ static void rrpc_exit(void *private)
 	rrpc_wb_drain(rrpc);
 	rrpc_stop_workers(rrpc);
 	/* trim records the full buffer had no room for (out of space) */
-	for (i = 0; i < rrpc->nr_luns && READ_ONCE(rrpc->nr_unbuf) &&
+	for (i = 0; i < rrpc->nr_luns && rrpc_wb_nr_unbuf(rrpc) &&
 	     !READ_ONCE(rrpc->dead); i++)
 		if (!rrpc->luns[i].gc.unit.nr)
 			rrpc_gc_trims(&rrpc->luns[i], U64_MAX, true);
-	if (READ_ONCE(rrpc->nr_unbuf))
+	if (rrpc_wb_nr_unbuf(rrpc))
 		rrpc_err(rrpc, "%u trim records could not be written: without a checkpoint, those discards are undone at the next creation\n",
-			 rrpc->nr_unbuf);
+			 rrpc_wb_nr_unbuf(rrpc));
 	/* the next creation reads the map instead of scanning */
 	rrpc_ckpt_write(rrpc);
 

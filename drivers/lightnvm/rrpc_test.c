@@ -43,7 +43,7 @@ static int rrpc_test_init(struct kunit *test)
 	rrpc->spb = T_SPB;
 	rrpc->spp = 2;
 	rrpc->nr_lbas = T_LBAS;
-	rrpc->wb.oldest = U64_MAX;
+	rrpc_wb_prepare(rrpc);
 	rrpc->nr_blocks = T_BLKS;
 	rrpc->nr_paddrs = T_BLKS * T_SPB;
 	rrpc->map = kunit_kcalloc(test, T_LBAS, sizeof(*rrpc->map), GFP_KERNEL);
@@ -714,7 +714,7 @@ static void rrpc_test_wr_turn(struct kunit *test)
 	luns = kunit_kcalloc(test, 3, sizeof(*luns), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, rrpc);
 	KUNIT_ASSERT_NOT_NULL(test, luns);
-	spin_lock_init(&rrpc->wb.lock);
+	rrpc_wb_prepare(rrpc);
 	rrpc->luns = luns;
 	rrpc->nr_luns = 3;
 	rrpc->spb = 64;
@@ -1015,8 +1015,7 @@ static void rrpc_test_lun_full_race(struct kunit *test)
 	/* no workqueues: the writers' kicks are no-ops */
 	rrpc->exiting = true;
 	spin_lock_init(&rrpc->kick_lock);
-	spin_lock_init(&rrpc->wb.lock);
-	INIT_LIST_HEAD(&rrpc->wb.flush_list);
+	rrpc_wb_prepare(rrpc);
 	for (i = 0; i < 2; i++) {
 		parents[i].id = i;
 		rrpc->luns[i].parent = &parents[i];

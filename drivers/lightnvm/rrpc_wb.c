@@ -112,32 +112,107 @@ void rrpc_wb_take_seq(struct rrpc *rrpc, struct rrpc_unit *u)
 }
 
 /* Note a trim record with sequence number @seq, in @unit or in none. */
-void rrpc_wb_tpend_add(struct rrpc *rrpc, u64 seq, u32 lba, u32 len,
-		       u32 unit)
+static void rrpc_wb_tpend_add(struct rrpc *rrpc, u64 seq, u32 lba,
+			      u32 len, u32 unit)
 {
 	struct rrpc_tpend *t;
 
 	lockdep_assert_held(&rrpc->wb.lock);
-	if (WARN_ON_ONCE(rrpc->nr_tpend >= rrpc->max_tpend))
+	if (WARN_ON_ONCE(rrpc->wb.nr_tpend >= rrpc->wb.max_tpend))
 		return;
-	t = &rrpc->tpend[rrpc->nr_tpend++];
+	t = &rrpc->wb.tpend[rrpc->wb.nr_tpend++];
 	t->seq = seq;
 	t->lba = lba;
 	t->len = len;
 	t->unit = unit;
 	if (unit == RRPC_ADDR_EMPTY)
-		WRITE_ONCE(rrpc->nr_unbuf, rrpc->nr_unbuf + 1);
+		WRITE_ONCE(rrpc->wb.nr_unbuf, rrpc->wb.nr_unbuf + 1);
+}
+
+/* The write sequence number taken last (by a sector or a record). */
+u64 rrpc_wb_last_seq(struct rrpc *rrpc)
+{
+	lockdep_assert_held(&rrpc->wb.lock);
+	return rrpc->wb.seq - 1;
+}
+
+/*
+ * Whether one more trim record may wait outside the buffer for GC (out of
+ * space with the buffer full: rrpc_wb_add_unbuf_trim()).
+ */
+bool rrpc_wb_unbuf_room(struct rrpc *rrpc)
+{
+	lockdep_assert_held(&rrpc->wb.lock);
+	return rrpc->wb.nr_unbuf < RRPC_TPEND_UNBUF;
+}
+
+/*
+ * A trim record of @len sectors from @lba that the full buffer has no room
+ * for: it takes the next sequence number and waits for GC to program it
+ * (rrpc_wb_tpend_copy()); flushes wait for that.
+ */
+void rrpc_wb_add_unbuf_trim(struct rrpc *rrpc, u32 lba, u32 len)
+{
+	lockdep_assert_held(&rrpc->wb.lock);
+	rrpc_wb_tpend_add(rrpc, rrpc->wb.seq++, lba, len, RRPC_ADDR_EMPTY);
+}
+
+/**
+ * rrpc_wb_tpend_copy() - fill a GC unit with copies of pending trim records
+ * @rrpc: the target
+ * @u: the GC unit, empty
+ * @max_seq: the records with a sequence number up to this one
+ * @unbuf: only those the write buffer had no room for
+ *
+ * Each copy keeps its record's sequence number (another copy may still be
+ * in the write buffer: recovery applies both alike). The records stay
+ * pending until rrpc_wb_tpend_written() is told the unit is on the media.
+ *
+ * Context: process; takes rrpc->wb.lock.
+ * Return: the sectors filled, at most one unit's.
+ */
+u32 rrpc_wb_tpend_copy(struct rrpc *rrpc, struct rrpc_unit *u, u64 max_seq,
+		       bool unbuf)
+{
+	u32 oob_size = rrpc->geo->oob_size, i;
+
+	spin_lock(&rrpc->wb.lock);
+	for (i = 0; i < rrpc->wb.nr_tpend && u->nr < rrpc->spp; i++) {
+		const struct rrpc_tpend *t = &rrpc->wb.tpend[i];
+		struct rrpc_oob *oob = u->meta + u->nr * oob_size;
+		struct rrpc_trim_rec *tr = page_address(u->pages[u->nr]);
+
+		if (t->seq > max_seq)
+			break;
+		if (unbuf && t->unit != RRPC_ADDR_EMPTY)
+			continue;
+		memset(tr, 0, RRPC_SECTOR_SIZE);
+		tr->magic = cpu_to_le32(RRPC_TRIM_MAGIC);
+		tr->nr = cpu_to_le32(1);
+		tr->r[0].lba = cpu_to_le32(t->lba);
+		tr->r[0].len = cpu_to_le32(t->len);
+		oob->lba = cpu_to_le32(RRPC_LBA_TRIM);
+		oob->lun_begin = cpu_to_le16(rrpc->lun_begin);
+		oob->lun_end = cpu_to_le16(rrpc->lun_end);
+		oob->seq = cpu_to_le64(t->seq | (u64)RRPC_FMT_VERSION <<
+				       RRPC_SEQ_BITS);
+		u->lba[u->nr] = RRPC_LBA_TRIM;
+		u->old[u->nr] = RRPC_ADDR_EMPTY;
+		u->nr++;
+	}
+	spin_unlock(&rrpc->wb.lock);
+	return u->nr;
 }
 
 /* Forget entry @i of the pending trim records: it is on the media. */
 static void rrpc_wb_tpend_del(struct rrpc *rrpc, u32 i)
 {
 	lockdep_assert_held(&rrpc->wb.lock);
-	if (rrpc->tpend[i].unit == RRPC_ADDR_EMPTY)
-		WRITE_ONCE(rrpc->nr_unbuf, rrpc->nr_unbuf - 1);
-	rrpc->nr_tpend--;
-	memmove(&rrpc->tpend[i], &rrpc->tpend[i + 1],
-		(rrpc->nr_tpend - i) * sizeof(*rrpc->tpend));
+	if (rrpc->wb.tpend[i].unit == RRPC_ADDR_EMPTY)
+		WRITE_ONCE(rrpc->wb.nr_unbuf, rrpc->wb.nr_unbuf - 1);
+	rrpc->wb.nr_tpend--;
+	memmove(&rrpc->wb.tpend[i], &rrpc->wb.tpend[i + 1],
+		(rrpc->wb.nr_tpend - i) * sizeof(*rrpc->wb.tpend));
 }
 
 /*
@@ -156,9 +231,9 @@ static u64 rrpc_wb_horizon(struct rrpc *rrpc)
 					 inflight);
 	h = first ? first->seq : U64_MAX;
 	/* in sequence order: the first one outside the buffer is the oldest */
-	for (i = 0; rrpc->nr_unbuf && i < rrpc->nr_tpend; i++) {
-		if (rrpc->tpend[i].unit == RRPC_ADDR_EMPTY) {
-			h = min(h, rrpc->tpend[i].seq);
+	for (i = 0; rrpc->wb.nr_unbuf && i < rrpc->wb.nr_tpend; i++) {
+		if (rrpc->wb.tpend[i].unit == RRPC_ADDR_EMPTY) {
+			h = min(h, rrpc->wb.tpend[i].seq);
 			break;
 		}
 	}
@@ -217,8 +292,8 @@ void rrpc_wb_tpend_written(struct rrpc *rrpc, const struct rrpc_unit *u)
 
 		if (u->lba[k] != RRPC_LBA_TRIM)
 			continue;
-		for (i = 0; i < rrpc->nr_tpend; i++) {
-			if (rrpc->tpend[i].seq == rrpc_oob_seq(oob)) {
+		for (i = 0; i < rrpc->wb.nr_tpend; i++) {
+			if (rrpc->wb.tpend[i].seq == rrpc_oob_seq(oob)) {
 				rrpc_wb_tpend_del(rrpc, i);
 				break;
 			}
@@ -244,7 +319,7 @@ bool rrpc_wb_flush_locked(struct rrpc *rrpc, struct rrpc_rq *rrq)
 
 	lockdep_assert_held(&rrpc->wb.lock);
 	/* a unit being filled is on wb.inflight */
-	if (list_empty(&rrpc->wb.inflight) && !rrpc->nr_unbuf) {
+	if (list_empty(&rrpc->wb.inflight) && !rrpc->wb.nr_unbuf) {
 		trace_rrpc_flush(rrpc->disk->disk_name, rrpc->wb.seq, 0, false);
 		return false;
 	}
@@ -256,7 +331,7 @@ bool rrpc_wb_flush_locked(struct rrpc *rrpc, struct rrpc_rq *rrq)
 	if (READ_ONCE(rrpc->dead))
 		rrpc_kick_writer(rrpc, NULL);
 	/* trim records outside the buffer: GC writes them */
-	for (i = 0; rrpc->nr_unbuf && i < rrpc->nr_luns; i++)
+	for (i = 0; rrpc->wb.nr_unbuf && i < rrpc->nr_luns; i++)
 		rrpc_gc_kick(&rrpc->luns[i]);
 	return true;
 }
@@ -276,8 +351,8 @@ void rrpc_wb_unit_done(struct rrpc *rrpc, struct rrpc_unit *u)
 	first = list_first_entry_or_null(&rrpc->wb.inflight, struct rrpc_unit,
 					 inflight);
 	WRITE_ONCE(rrpc->wb.oldest, first ? first->seq : U64_MAX);
-	while (i < rrpc->nr_tpend) {
-		if (rrpc->tpend[i].unit == u->idx)
+	while (i < rrpc->wb.nr_tpend) {
+		if (rrpc->wb.tpend[i].unit == u->idx)
 			rrpc_wb_tpend_del(rrpc, i);
 		else
 			i++;
@@ -345,9 +420,19 @@ void rrpc_wb_flush_fail_dead(struct rrpc *rrpc)
 	LIST_HEAD(failed);
 
 	spin_lock(&rrpc->wb.lock);
-	list_splice_init(&rrpc->wb.flush_list, &failed);
+	rrpc_wb_flush_detach(rrpc, &failed);
 	spin_unlock(&rrpc->wb.lock);
 	rrpc_wb_flush_fail(rrpc, &failed, "dead");
+}
+
+/*
+ * Take every flush and FUA write waiting off the flush list onto @out, for
+ * rrpc_wb_flush_fail() once the lock is dropped.
+ */
+void rrpc_wb_flush_detach(struct rrpc *rrpc, struct list_head *out)
+{
+	lockdep_assert_held(&rrpc->wb.lock);
+	list_splice_init(&rrpc->wb.flush_list, out);
 }
 
 /* The temperature of the oldest queued unit (cold if none). */
@@ -382,6 +467,16 @@ void rrpc_wb_drain(struct rrpc *rrpc)
 		spin_unlock(&rrpc->wb.lock);
 		empty;
 	}));
+}
+
+/*
+ * A request found no room (rrpc_wb_room()) and goes back to blk-mq: the
+ * next unit that comes back free reruns the queue (rrpc_wb_unit_put()).
+ */
+void rrpc_wb_starved(struct rrpc *rrpc)
+{
+	lockdep_assert_held(&rrpc->wb.lock);
+	rrpc->wb.starved = true;
 }
 
 /* Sectors of @temp the write buffer can take now. */
@@ -511,8 +606,27 @@ void rrpc_unit_free(struct rrpc *rrpc, struct rrpc_unit *u)
 }
 
 /**
+ * rrpc_wb_prepare() - the write buffer's lock, lists and sequence state
+ * @rrpc: the target
+ *
+ * What needs no memory, before recovery sets the next sequence number
+ * (rrpc_wb_set_seq()) and reads the oldest one in flight (none yet).
+ */
+void rrpc_wb_prepare(struct rrpc *rrpc)
+{
+	spin_lock_init(&rrpc->wb.lock);
+	INIT_LIST_HEAD(&rrpc->wb.free);
+	INIT_LIST_HEAD(&rrpc->wb.queue);
+	INIT_LIST_HEAD(&rrpc->wb.inflight);
+	INIT_LIST_HEAD(&rrpc->wb.flush_list);
+	init_waitqueue_head(&rrpc->wb.wait);
+	rrpc->wb.oldest = U64_MAX;
+}
+
+/**
  * rrpc_wb_init() - allocate the write buffer
- * @rrpc: the target (spp, nr_luns and max_sectors set)
+ * @rrpc: the target (spp, nr_luns and max_sectors set; rrpc_wb_prepare()
+ *	called)
  *
  * Enough units for every LUN to have a few in flight, up to
  * %RRPC_WB_MAX_BYTES, and always enough for two of the largest requests
@@ -526,12 +640,6 @@ int rrpc_wb_init(struct rrpc *rrpc)
 	u32 n, i;
 	int ret;
 
-	INIT_LIST_HEAD(&rrpc->wb.free);
-	INIT_LIST_HEAD(&rrpc->wb.queue);
-	INIT_LIST_HEAD(&rrpc->wb.inflight);
-	INIT_LIST_HEAD(&rrpc->wb.flush_list);
-	init_waitqueue_head(&rrpc->wb.wait);
-
 	/* a few per LUN, at most RRPC_WB_MAX_BYTES, never too few */
 	n = min_t(u32, rrpc->nr_luns * RRPC_UNITS_PER_LUN,
 		  RRPC_WB_MAX_BYTES / (rrpc->spp * RRPC_SECTOR_SIZE));
@@ -543,10 +651,10 @@ int rrpc_wb_init(struct rrpc *rrpc)
 		return -ENOMEM;
 	rrpc->wb.nr_units = n;
 	/* a trim record per buffer sector at most, and those outside it */
-	rrpc->max_tpend = n * rrpc->spp + RRPC_TPEND_UNBUF;
-	rrpc->tpend = kvcalloc(rrpc->max_tpend, sizeof(*rrpc->tpend),
-			       GFP_KERNEL);
-	if (!rrpc->tpend) {
+	rrpc->wb.max_tpend = n * rrpc->spp + RRPC_TPEND_UNBUF;
+	rrpc->wb.tpend = kvcalloc(rrpc->wb.max_tpend,
+				  sizeof(*rrpc->wb.tpend), GFP_KERNEL);
+	if (!rrpc->wb.tpend) {
 		rrpc_wb_free(rrpc);
 		return -ENOMEM;
 	}
@@ -585,8 +693,8 @@ void rrpc_wb_free(struct rrpc *rrpc)
 		return;
 	kvfree(rrpc->heat);
 	rrpc->heat = NULL;
-	kvfree(rrpc->tpend);
-	rrpc->tpend = NULL;
+	kvfree(rrpc->wb.tpend);
+	rrpc->wb.tpend = NULL;
 	for (i = 0; i < rrpc->wb.nr_units; i++)
 		rrpc_unit_free(rrpc, &rrpc->wb.units[i]);
 	kvfree(rrpc->wb.units);
