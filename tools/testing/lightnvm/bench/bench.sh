@@ -402,7 +402,7 @@ if want REC; then
 fi
 
 dmesg > /tmp/dmesg
-if splat=$(splat_check /tmp/dmesg); then
+if splat=$(_splat_check /tmp/dmesg); then
 	echo "$splat"
 	die "kernel splat in the kernel log"
 fi

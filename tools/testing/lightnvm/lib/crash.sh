@@ -12,17 +12,17 @@
 # the over-provisioning; GC starts after a few dozen overwrites.
 CRASH_GEO="num_ch=1 num_lun=2 num_pln=1 num_blk=12 num_pg=4 sec_per_pg=4 oob_size=16 completion_mode=1"
 
-# crash_full: 1 under `make crashcheck` (every state), else 0 (a subset)
-crash_full() {
+# _crash_full: 1 under `make crashcheck` (every state), else 0 (a subset)
+_crash_full() {
 	_lnvm_arg crash_full 0
 }
 
-# crash_run NAME WORKLOAD [lnvm_crash options]: record WORKLOAD on a new
+# _crash_run NAME WORKLOAD [lnvm_crash options]: record WORKLOAD on a new
 # instance NAME (CRASH_GEO, then the attributes of CRASH_GEO_MORE)
 # and check its crash states; prints lnvm_crash's summary
 # (and violations); the instance is removed afterwards unless it found
 # violations (its recording stays for a replay, see the message).
-crash_run() {
+_crash_run() {
 	local _n=$1 _rc
 	shift
 	_rrpc_load || return 1
@@ -53,14 +53,14 @@ crash_run() {
 	return $_rc
 }
 
-# crash_summary FILE: the "N states checked, M violations" line, for the
+# _crash_summary FILE: the "N states checked, M violations" line, for the
 # golden output: the counts vary with the recording, the shape does not
-crash_summary() {
+_crash_summary() {
 	sed -n 's/^\(crashcheck [a-z]*\): \([0-9]*\) states checked, \([0-9]*\) violations.*/\1 \3 violations/p' "$1"
 }
 
-# crash_requires: what every test of the group needs
-crash_requires() {
+# _crash_requires: what every test of the group needs
+_crash_requires() {
 	_have_module rrpc && _have_module nvm_mem && _have_program lnvm_crash ||
 		return 1
 	_rrpc_load >/dev/null 2>&1
@@ -69,11 +69,11 @@ crash_requires() {
 		{ echo "no debugfs"; return 1; }
 }
 
-# crash_seeds: the number of recordings per workload under `make
+# _crash_seeds: the number of recordings per workload under `make
 # crashcheck` (lnvm.crash_seeds, make's CRASH_SEEDS), at most
 # CRASH_SEEDS_MAX when the caller sets it (ext4's states cost ten times
 # as much)
-crash_seeds() {
+_crash_seeds() {
 	local _k
 	_k=$(_lnvm_arg crash_seeds 1)
 	[ -n "${CRASH_SEEDS_MAX:-}" ] && [ "$_k" -gt "$CRASH_SEEDS_MAX" ] &&
@@ -81,23 +81,23 @@ crash_seeds() {
 	echo "$_k"
 }
 
-# crash_test NAME WORKLOAD SUBSET [lnvm_crash options]: the test of one
-# workload. Under `make crashcheck` every state of crash_seeds recordings
+# _crash_test NAME WORKLOAD SUBSET [lnvm_crash options]: the test of one
+# workload. Under `make crashcheck` every state of _crash_seeds recordings
 # (seeds 1..N: another workload for the random ones, other timings for
 # all), a second recovery on every second state, a cut during recovery
 # on every 25th and on the first of each class; in make check SUBSET
 # evenly spaced states of one recording, a second recovery on every
 # fourth, a cut during recovery on the first.
-crash_test() {
+_crash_test() {
 	local _n=$1 _wl=$2 _sub=$3 _s
 	shift 3
-	if [ "$(crash_full)" = 1 ]; then
-		for _s in $(seq 1 "$(crash_seeds)"); do
-			crash_run "$_n" "$_wl" --seed "$_s" --second 2 --rcut 25 \
+	if [ "$(_crash_full)" = 1 ]; then
+		for _s in $(seq 1 "$(_crash_seeds)"); do
+			_crash_run "$_n" "$_wl" --seed "$_s" --second 2 --rcut 25 \
 				--rcut-class "$@" || return 1
 		done
 	else
-		crash_run "$_n" "$_wl" --max-states "$_sub" --second 4 \
+		_crash_run "$_n" "$_wl" --max-states "$_sub" --second 4 \
 			--rcut "$_sub" "$@"
 	fi
 }

@@ -38,16 +38,16 @@ MX_GEO="num_ch=1 num_lun=2 num_pln=1 num_blk=16 num_pg=16 sec_per_pg=4 oob_size=
 MX_DELAY_US=200000
 W=/tmp/mx
 
-# mx_full: 1 under `make faults` (every cell), else 0 (make check's slice)
-mx_full() {
+# _mx_full: 1 under `make faults` (every cell), else 0 (make check's slice)
+_mx_full() {
 	_v=$(_lnvm_arg faults_full)
 	echo "${_v:-0}"
 }
-MX_FULL=$(mx_full)
+MX_FULL=$(_mx_full)
 
-# mx_unreach STATE FAULT OP: why the cell cannot be reached (nothing if
+# _mx_unreach STATE FAULT OP: why the cell cannot be reached (nothing if
 # it can)
-mx_unreach() {
+_mx_unreach() {
 	case "$1:$3" in
 	ckpt:flush|ckpt:fua|ckpt:read|ckpt:discard|ckpt:umount)
 		echo "exit writes the checkpoint after del_gendisk: no disk to do I/O on; an open or mounted target refuses removal"
@@ -66,8 +66,8 @@ mx_unreach() {
 	esac
 }
 
-# mx_expect STATE FAULT OP: the results the cell allows, "|"-separated
-mx_expect() {
+# _mx_expect STATE FAULT OP: the results the cell allows, "|"-separated
+_mx_expect() {
 	local s=$1 f=$2 o=$3 w=""
 	case $s:$o in
 	recovery:remove)
@@ -125,9 +125,9 @@ mx_expect() {
 	esac
 }
 
-# mx_errname TEXT: the errno name of an error message (lnvm's "(errno N)",
+# _mx_errname TEXT: the errno name of an error message (lnvm's "(errno N)",
 # else strerror's text)
-mx_errname() {
+_mx_errname() {
 	case "$1" in
 	*"(errno 2)"*) echo ENOENT ;;
 	*"(errno 5)"*) echo EIO ;;
@@ -154,15 +154,15 @@ mx_errname() {
 	esac
 }
 
-# mx_bg NAME CMD...: run CMD in the background; when it ends, $W/NAME.res
+# _mx_bg NAME CMD...: run CMD in the background; when it ends, $W/NAME.res
 # holds "RESULT SECONDS" (RESULT: ok or an errno name)
-mx_bg() {
+_mx_bg() {
 	local n=$1
 	shift
 	rm -f $W/$n.res $W/$n.tmp
 	(
 		t0=$(cut -d' ' -f1 /proc/uptime)
-		if "$@" > $W/$n.out 2>&1; then r=ok; else r=$(mx_errname "$(cat $W/$n.out)"); fi
+		if "$@" > $W/$n.out 2>&1; then r=ok; else r=$(_mx_errname "$(cat $W/$n.out)"); fi
 		t1=$(cut -d' ' -f1 /proc/uptime)
 		echo "$r $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')" > $W/$n.tmp
 		mv $W/$n.tmp $W/$n.res
@@ -170,15 +170,15 @@ mx_bg() {
 	echo $! > $W/$n.pid
 }
 
-# mx_ended NAME: wait MX_BOUND seconds at most for NAME; prints its
+# _mx_ended NAME: wait MX_BOUND seconds at most for NAME; prints its
 # "RESULT SECONDS", or "HANG" (non-zero) if it is still running
-mx_ended() {
+_mx_ended() {
 	_wait_for $MX_BOUND -f $W/$1.res || { echo "HANG $MX_BOUND+"; return 1; }
 	cat $W/$1.res
 }
 
-# mx_cellop OP: nvm_cellop on /dev/rrpc0 (its own result word)
-mx_cellop() {
+# _mx_cellop OP: nvm_cellop on /dev/rrpc0 (its own result word)
+_mx_cellop() {
 	local r
 	if [ "$MX_FAULT" = slab ]; then
 		r=$(CELLOP_FAILNTH=1 nvm_cellop "$1" /dev/rrpc0 "${2:-0}")
@@ -190,9 +190,9 @@ mx_cellop() {
 
 # ------------------------------------------------------------ the device
 
-# mx_dev_new: a fresh device in MX_DEV: a module-parameter device
+# _mx_dev_new: a fresh device in MX_DEV: a module-parameter device
 # (nvm_mem0) when the operation is rmmod, else a configfs instance
-mx_dev_new() {
+_mx_dev_new() {
 	if [ "$MX_OP" = unload ]; then
 		_unload nvm_mem || return 1
 		# shellcheck disable=SC2046	# the delay: one word or none
@@ -207,8 +207,8 @@ mx_dev_new() {
 	MX_DEV=mx
 }
 
-# mx_fault_set FAULT
-mx_fault_set() {
+# _mx_fault_set FAULT
+_mx_fault_set() {
 	local d=$RRPC_DBG/$MX_DEV
 	case $1 in
 	none|slab) ;;
@@ -236,8 +236,8 @@ mx_fault_set() {
 	esac
 }
 
-# mx_fault_clear: every fault off (the device may be gone already)
-mx_fault_clear() {
+# _mx_fault_clear: every fault off (the device may be gone already)
+_mx_fault_clear() {
 	local d=$RRPC_DBG/$MX_DEV k
 	echo Y > /sys/kernel/debug/failslab/ignore-gfp-wait 2>/dev/null
 	[ -d $d ] || return 0
@@ -250,20 +250,20 @@ mx_fault_clear() {
 	return 0
 }
 
-# mx_run_bounded WHAT CMD...: CMD within MX_BOUND seconds, or fail naming WHAT
-mx_run_bounded() {
+# _mx_run_bounded WHAT CMD...: CMD within MX_BOUND seconds, or fail naming WHAT
+_mx_run_bounded() {
 	local what=$1
 	shift
-	mx_bg step "$@"
-	mx_ended step >/dev/null || { MX_WHY="$what did not end within $MX_BOUND s"; return 1; }
+	_mx_bg step "$@"
+	_mx_ended step >/dev/null || { MX_WHY="$what did not end within $MX_BOUND s"; return 1; }
 	return 0
 }
 
-# mx_teardown: whatever the cell left: writers, mount, target, device.
+# _mx_teardown: whatever the cell left: writers, mount, target, device.
 # Each step bounded; non-zero (MX_WHY set) if one hangs.
-mx_teardown() {
+_mx_teardown() {
 	local p
-	mx_fault_clear
+	_mx_fault_clear
 	for p in $MX_PIDS; do
 		kill -9 "$p" 2>/dev/null
 	done
@@ -279,17 +279,17 @@ mx_teardown() {
 		rm -f $W/$p.pid
 	done
 	if grep -q " /mnt " /proc/mounts; then
-		mx_run_bounded umount umount /mnt || return 1
+		_mx_run_bounded umount umount /mnt || return 1
 	fi
 	if [ -e /sys/block/rrpc0 ]; then
-		mx_run_bounded "lnvm remove" lnvm remove -n rrpc0 || return 1
+		_mx_run_bounded "lnvm remove" lnvm remove -n rrpc0 || return 1
 	fi
 	if [ -d $RRPC_CFS/mx ]; then
-		mx_run_bounded "power-off" sh -c "echo 0 > $RRPC_CFS/mx/power" || return 1
+		_mx_run_bounded "power-off" sh -c "echo 0 > $RRPC_CFS/mx/power" || return 1
 		rmdir $RRPC_CFS/mx || { MX_WHY="rmdir mx"; return 1; }
 	fi
 	if [ -d /sys/class/lightnvm/nvm_mem0 ]; then
-		mx_run_bounded rmmod rmmod nvm_mem || return 1
+		_mx_run_bounded rmmod rmmod nvm_mem || return 1
 	fi
 	return 0
 }
@@ -298,49 +298,49 @@ mx_teardown() {
 
 # the data path of the state's I/O: the raw target, or a file on ext4
 # when the operation is umount
-mx_path() {
+_mx_path() {
 	[ "$MX_OP" = umount ] && echo /mnt/data || echo /dev/rrpc0
 }
 
-# mx_w LBA COUNT [fsync]: 4 KiB O_DIRECT writes of zeros
-mx_w() {
+# _mx_w LBA COUNT [fsync]: 4 KiB O_DIRECT writes of zeros
+_mx_w() {
 	if [ -n "${3:-}" ]; then
-		dd if=/dev/zero of="$(mx_path)" bs=4k seek="$1" count="$2" \
+		dd if=/dev/zero of="$(_mx_path)" bs=4k seek="$1" count="$2" \
 			oflag=direct conv=notrunc,fsync 2>/dev/null
 	else
-		dd if=/dev/zero of="$(mx_path)" bs=4k seek="$1" count="$2" \
+		dd if=/dev/zero of="$(_mx_path)" bs=4k seek="$1" count="$2" \
 			oflag=direct conv=notrunc 2>/dev/null
 	fi
 }
 
-mx_base() {
+_mx_base() {
 	_rrpc_create $MX_DEV rrpc0 0 1 >/dev/null || return 1
 	if [ "$MX_OP" = umount ]; then
 		mkfs.ext4 -q -F /dev/rrpc0 || { MX_WHY="mkfs.ext4"; return 1; }
 		mount /dev/rrpc0 /mnt || { MX_WHY="mount"; return 1; }
 	fi
-	mx_w 0 64 fsync || { MX_WHY="first write"; return 1; }
+	_mx_w 0 64 fsync || { MX_WHY="first write"; return 1; }
 }
 
-st_idle() { mx_base; }
+__mx_st_idle() { _mx_base; }
 
-st_partial() {
-	mx_base || return 1
+__mx_st_partial() {
+	_mx_base || return 1
 	# one 4 KiB sector: a unit holds 4 pages (16 sectors) per plane
-	mx_w 100 1 || { MX_WHY="buffered write"; return 1; }
+	_mx_w 100 1 || { MX_WHY="buffered write"; return 1; }
 }
 
-st_gc() {
+__mx_st_gc() {
 	local n v0 i=0
-	mx_base || return 1
+	_mx_base || return 1
 	if [ "$MX_OP" = umount ]; then
 		n=$(stat -f -c '%a %S' /mnt | awk '{ print int($1 * $2 * 3 / 4 / 4096) }')
 	else
 		n=$(( $(_rrpc_bytes rrpc0) / 4096 ))
 	fi
-	mx_w 0 "$n" fsync || { MX_WHY="fill"; return 1; }
+	_mx_w 0 "$n" fsync || { MX_WHY="fill"; return 1; }
 	v0=$(_rrpc_stat rrpc0 gc_victims)
-	fio --name=gc --filename="$(mx_path)" --rw=randwrite --bs=4k \
+	fio --name=gc --filename="$(_mx_path)" --rw=randwrite --bs=4k \
 		--direct=1 --ioengine=psync --size=$((n * 4))k --time_based \
 		--runtime=300 --output=/dev/null >/dev/null 2>&1 &
 	MX_PIDS="$MX_PIDS $!"
@@ -351,32 +351,32 @@ st_gc() {
 	done
 }
 
-# ckpt and recovery: the state begins with the fault set (mx_cell)
-st_ckpt() { mx_base; }
+# ckpt and recovery: the state begins with the fault set (_mx_cell)
+__mx_st_ckpt() { _mx_base; }
 
-st_recovery() {
-	mx_base || return 1
-	mx_w 64 400 fsync || { MX_WHY="write"; return 1; }
+__mx_st_recovery() {
+	_mx_base || return 1
+	_mx_w 64 400 fsync || { MX_WHY="write"; return 1; }
 	lnvm remove -n rrpc0 >/dev/null || { MX_WHY="remove"; return 1; }
 }
 
-st_nospc() {
-	mx_base || return 1
-	mx_w 64 400 fsync || { MX_WHY="write"; return 1; }
+__mx_st_nospc() {
+	_mx_base || return 1
+	_mx_w 64 400 fsync || { MX_WHY="write"; return 1; }
 	_rrpc_fault $MX_DEV write 100 -1 || return 1
 	# the writers retire block after block: the flush fails once no LUN
 	# has a free block
-	mx_run_bounded "flush into nospc" mx_w 464 8 fsync || return 1
+	_mx_run_bounded "flush into nospc" _mx_w 464 8 fsync || return 1
 	_rrpc_fault $MX_DEV write 0 0
 	[ "$(_rrpc_stat rrpc0 state)" = nospc ] ||
 		{ MX_WHY="state $(_rrpc_stat rrpc0 state), not nospc"; return 1; }
 }
 
-st_dead() {
-	mx_base || return 1
+__mx_st_dead() {
+	_mx_base || return 1
 	echo 2 > $RRPC_DBG/$MX_DEV/fail_host_ops
 	_rrpc_fault $MX_DEV host 100 -1 || return 1
-	mx_run_bounded "flush into dead" mx_w 64 16 fsync || return 1
+	_mx_run_bounded "flush into dead" _mx_w 64 16 fsync || return 1
 	_rrpc_fault $MX_DEV host 0 0
 	echo 7 > $RRPC_DBG/$MX_DEV/fail_host_ops
 	[ "$(_rrpc_stat rrpc0 state)" = dead ] ||
@@ -385,14 +385,14 @@ st_dead() {
 
 # ------------------------------------------------------------ the cells
 
-# mx_op: start the cell's operation in the background (name "op")
-mx_op() {
+# _mx_op: start the cell's operation in the background (name "op")
+_mx_op() {
 	case $MX_OP in
-	flush|fua|read|discard) mx_bg op mx_cellop $MX_OP ;;
-	remove) mx_bg op lnvm remove -n rrpc0 ;;
-	umount) mx_bg op umount /mnt ;;
-	unload) mx_bg op rmmod nvm_mem ;;
-	poweroff) mx_bg op sh -c "echo 0 > $RRPC_CFS/$MX_DEV/power" ;;
+	flush|fua|read|discard) _mx_bg op _mx_cellop $MX_OP ;;
+	remove) _mx_bg op lnvm remove -n rrpc0 ;;
+	umount) _mx_bg op umount /mnt ;;
+	unload) _mx_bg op rmmod nvm_mem ;;
+	poweroff) _mx_bg op sh -c "echo 0 > $RRPC_CFS/$MX_DEV/power" ;;
 	esac
 }
 
@@ -400,26 +400,26 @@ MX_CELLS=0
 MX_BAD=0
 MX_UNREACHED=0
 
-# mx_row STATE FAULT OP RESULT TIME VERDICT (under make faults also on
+# _mx_row STATE FAULT OP RESULT TIME VERDICT (under make faults also on
 # the console as it comes: the run takes hours)
-mx_row() {
+_mx_row() {
 	printf '%-9s %-7s %-8s %-14s %6s  %s\n' "$@"
 	[ "$MX_FULL" = 1 ] && _note "$(printf '%-9s %-7s %-8s %-14s %6s  %s' "$@")"
 	return 0
 }
 
-mx_header() {
-	mx_row state fault op result time verdict
+_mx_header() {
+	_mx_row state fault op result time verdict
 }
 
-# mx_cell STATE FAULT OP: one cell; non-zero if it must stop the test
+# _mx_cell STATE FAULT OP: one cell; non-zero if it must stop the test
 # (something hangs: what follows would hang too)
-mx_cell() {
+_mx_cell() {
 	local why res t allowed verdict splat p aux=""
 	MX_STATE=$1 MX_FAULT=$2 MX_OP=$3 MX_WHY='' MX_PIDS=''
-	why=$(mx_unreach "$@")
+	why=$(_mx_unreach "$@")
 	if [ -n "$why" ]; then
-		mx_row "$1" "$2" "$3" - - "unreachable: $why"
+		_mx_row "$1" "$2" "$3" - - "unreachable: $why"
 		MX_UNREACHED=$((MX_UNREACHED + 1))
 		return 0
 	fi
@@ -427,23 +427,23 @@ mx_cell() {
 	rm -rf $W
 	mkdir -p $W
 	echo "faults: cell $1 $2 $3" > /dev/kmsg
-	if ! mx_dev_new || ! "st_$1"; then
-		mx_row "$1" "$2" "$3" - - "FAIL: state not reached: ${MX_WHY:-see the log}"
+	if ! _mx_dev_new || ! "__mx_st_$1"; then
+		_mx_row "$1" "$2" "$3" - - "FAIL: state not reached: ${MX_WHY:-see the log}"
 		MX_BAD=$((MX_BAD + 1))
-		mx_teardown || { echo "FAIL: teardown: $MX_WHY" >&2; return 1; }
+		_mx_teardown || { echo "FAIL: teardown: $MX_WHY" >&2; return 1; }
 		return 0
 	fi
-	mx_fault_set "$2" || { MX_BAD=$((MX_BAD + 1)); mx_teardown; return 0; }
+	_mx_fault_set "$2" || { MX_BAD=$((MX_BAD + 1)); _mx_teardown; return 0; }
 	case $1 in
 	ckpt)
 		# the removal writes the checkpoint under the fault; a power-off
 		# or an unload races with it
 		if [ "$3" != remove ]; then
-			mx_bg aux lnvm remove -n rrpc0
+			_mx_bg aux lnvm remove -n rrpc0
 			sleep 0.1
 		fi ;;
 	recovery)
-		mx_bg aux lnvm create -d $MX_DEV -n rrpc0 -t rrpc -b 0 -e 1
+		_mx_bg aux lnvm create -d $MX_DEV -n rrpc0 -t rrpc -b 0 -e 1
 		sleep 0.3 ;;
 	gc)
 		# an open disk refuses removal (EBUSY) and a busy file system
@@ -455,8 +455,8 @@ mx_cell() {
 			MX_PIDS= ;;
 		esac ;;
 	esac
-	mx_op
-	res=$(mx_ended op)
+	_mx_op
+	res=$(_mx_ended op)
 	t=${res#* }
 	res=${res%% *}
 	if [ "$res" = HANG ]; then
@@ -465,60 +465,60 @@ mx_cell() {
 		case $MX_OP in
 		flush|fua|read|discard) res=$(cut -d' ' -f1 $W/cellop.word 2>/dev/null || echo "$res") ;;
 		esac
-		allowed=$(mx_expect "$@")
+		allowed=$(_mx_expect "$@")
 		case "|$allowed|" in
 		*"|$res|"*) verdict="ok (allowed: $allowed)" ;;
 		*) verdict="FAIL: allowed $allowed" ;;
 		esac
 	fi
 	if [ -f $W/aux.pid ]; then
-		aux=$(mx_ended aux) || verdict="FAIL: the concurrent ${1} step did not end within $MX_BOUND s"
+		aux=$(_mx_ended aux) || verdict="FAIL: the concurrent ${1} step did not end within $MX_BOUND s"
 		verdict="$verdict; $([ $1 = ckpt ] && echo remove || echo create): ${aux% *}"
 	fi
 	splat=$(dmesg | sed -n "/faults: cell $1 $2 $3\$/,\$p" | grep -E "$SPLAT_RE" | head -n 1)
 	[ -n "$splat" ] && verdict="FAIL: splat: $splat; $verdict"
-	mx_row "$1" "$2" "$3" "$res" "$t" "$verdict"
+	_mx_row "$1" "$2" "$3" "$res" "$t" "$verdict"
 	case $verdict in FAIL*) MX_BAD=$((MX_BAD + 1)) ;; esac
 	[ "$res" = HANG ] && { echo "FAIL: $1/$2/$3 hangs: stopping" >&2; return 1; }
-	mx_teardown || { echo "FAIL: teardown after $1/$2/$3: $MX_WHY" >&2; MX_BAD=$((MX_BAD + 1)); return 1; }
+	_mx_teardown || { echo "FAIL: teardown after $1/$2/$3: $MX_WHY" >&2; MX_BAD=$((MX_BAD + 1)); return 1; }
 	return 0
 }
 
-# mx_slice STATE:FAULT:OP...: the given cells (make check's slice);
+# _mx_slice STATE:FAULT:OP...: the given cells (make check's slice);
 # prints the table and the counts, non-zero on any failed cell
-mx_slice() {
+_mx_slice() {
 	local c s
 	. /lnvm/lib/splat.sh
 	_rrpc_load >/dev/null || return 1
-	mx_header
+	_mx_header
 	for c in "$@"; do
 		s=${c%%:*}
 		c=${c#*:}
-		mx_cell "$s" "${c%:*}" "${c#*:}" || break
+		_mx_cell "$s" "${c%:*}" "${c#*:}" || break
 	done
 	echo "slice: $MX_CELLS cells run, $MX_BAD failed, $MX_UNREACHED unreachable"
 	[ $MX_BAD = 0 ] || return 1
 	_rrpc_unload
 }
 
-# mx_state STATE [FAULT:OP...]: the cells of one state: every fault and
+# _mx_state STATE [FAULT:OP...]: the cells of one state: every fault and
 # operation under make faults, else the given ones; prints the table and
 # the counts, non-zero on any failed cell
-mx_state() {
+_mx_state() {
 	local s=$1 f o c
 	shift
 	. /lnvm/lib/splat.sh
 	_rrpc_load >/dev/null || return 1
-	mx_header
-	if [ "$(mx_full)" = 1 ]; then
+	_mx_header
+	if [ "$(_mx_full)" = 1 ]; then
 		for f in $MX_FAULTS; do
 			for o in $MX_OPS; do
-				mx_cell "$s" "$f" "$o" || break 2
+				_mx_cell "$s" "$f" "$o" || break 2
 			done
 		done
 	else
 		for c in "$@"; do
-			mx_cell "$s" "${c%:*}" "${c#*:}" || break
+			_mx_cell "$s" "${c%:*}" "${c#*:}" || break
 		done
 	fi
 	echo "state $s: $MX_CELLS cells run, $MX_BAD failed, $MX_UNREACHED unreachable"

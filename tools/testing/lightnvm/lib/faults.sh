@@ -10,18 +10,18 @@
 . /lnvm/lib/ocssd.sh
 . /lnvm/lib/rrpc.sh
 
-# faults_setup: rrpc0 on both LUNs of nvme0n1, ext4 on /mnt, /mnt/keep
+# _faults_setup: rrpc0 on both LUNs of nvme0n1, ext4 on /mnt, /mnt/keep
 # written and synced (its checksums in /tmp/sums), the device's bad block
 # count in FAULTS_BB
-faults_setup() {
+_faults_setup() {
 	local i
 	# whatever an earlier test of the group left behind
 	umount /mnt 2>/dev/null
 	[ -e /sys/block/rrpc0 ] && lnvm remove -n rrpc0 >/dev/null 2>&1
 	_modprobe gennvm || return 1
 	_modprobe rrpc || return 1
-	ocssd_load_nvme || return 1
-	ocssd_wait_lnvm nvme0n1 || return 1
+	_ocssd_load_nvme || return 1
+	_ocssd_wait_lnvm nvme0n1 || return 1
 	FAULTS_BB=$(cat /sys/class/lightnvm/nvme0n1/bad_blocks)
 	_rrpc_create nvme0n1 rrpc0 0 1 >&2 || return 1
 	_try "mkfs.ext4" mkfs.ext4 -q -F /dev/rrpc0 || return 1
@@ -35,10 +35,10 @@ faults_setup() {
 	(cd /mnt/keep && md5sum f*) >/tmp/sums
 }
 
-# faults_fio_start LOOPS: fio in the background (FAULTS_FIO: its pid):
+# _faults_fio_start LOOPS: fio in the background (FAULTS_FIO: its pid):
 # random 4 KiB writes with crc32c verify over an 8 MiB file on /mnt,
 # LOOPS passes, fsync every 32 writes; its output in /tmp/fio.out
-faults_fio_start() {
+_faults_fio_start() {
 	fio --output=/tmp/fio.out --name=faults --filename=/mnt/fio.dat \
 		--size=8m --bs=4k --rw=randwrite --ioengine=psync --fsync=32 \
 		--loops="$1" --verify=crc32c --verify_fatal=1 --randseed=4242 \
@@ -46,9 +46,9 @@ faults_fio_start() {
 	FAULTS_FIO=$!
 }
 
-# faults_wait_written N: wait (60 s at most) until rrpc0 has programmed N
+# _faults_wait_written N: wait (60 s at most) until rrpc0 has programmed N
 # more sectors than when called, so that the fault hits I/O in flight
-faults_wait_written() {
+_faults_wait_written() {
 	local base i=0
 	base=$(_rrpc_stat rrpc0 media_sectors_written)
 	while [ "$(_rrpc_stat rrpc0 media_sectors_written)" -lt $((base + $1)) ]; do
@@ -58,10 +58,10 @@ faults_wait_written() {
 	done
 }
 
-# faults_until SECONDS COMMAND...: run COMMAND every 0.2 s until it
+# _faults_until SECONDS COMMAND...: run COMMAND every 0.2 s until it
 # succeeds, for SECONDS of uptime at most (a count of rounds would not
 # bound the time: a round is slow on a loaded TCG guest)
-faults_until() {
+_faults_until() {
 	local end
 	end=$(($(cut -d. -f1 /proc/uptime) + $1))
 	shift
@@ -71,13 +71,13 @@ faults_until() {
 	done
 }
 
-# faults_count PATTERN: kernel log lines matching PATTERN (grep -c)
-faults_count() {
+# _faults_count PATTERN: kernel log lines matching PATTERN (grep -c)
+_faults_count() {
 	dmesg | grep -c "$1"
 }
 
-# faults_wait_live: the controller is live again (60 s at most)
-faults_wait_live() {
+# _faults_wait_live: the controller is live again (60 s at most)
+_faults_wait_live() {
 	local i=0
 	while [ "$(cat /sys/class/nvme/nvme0/state 2>/dev/null)" != live ]; do
 		[ $i -ge 600 ] && { _fail "nvme0 not live: $(cat /sys/class/nvme/nvme0/state)"; return 1; }
@@ -86,11 +86,11 @@ faults_wait_live() {
 	done
 }
 
-# faults_check_intact: after a fault the target survived: fio finished
+# _faults_check_intact: after a fault the target survived: fio finished
 # and verified, rrpc0 counted no media error, retired no block and lost no
 # sector, the device's bad block table is unchanged, ext4 is clean and
 # the files synced before the fault are intact; then clean up
-faults_check_intact() {
+_faults_check_intact() {
 	local rc s v
 	wait "$FAULTS_FIO"
 	rc=$?

@@ -25,10 +25,10 @@
 # group.conf: TIMEOUT_ADD=N adds N seconds, SLOW=N multiplies.
 LNVM_META_NAMES="DESCRIPTION TIMEOUT BOOT LONG EXPECT_SPLAT KMEMLEAK"
 
-# lnvm_meta FILE NAME [CMDLINE]: prints the value of NAME (nothing if
+# _meta FILE NAME [CMDLINE]: prints the value of NAME (nothing if
 # unset) for a boot with the kernel command line CMDLINE; fails with a
 # message on stderr if FILE sets NAME in a form this parser refuses
-lnvm_meta() {
+_meta() {
 	_lm_v=$(awk -v k="$2" -v f="$1" -v cl="${3:-}" '
 	function refuse(why) {
 		if (!bad)
@@ -103,12 +103,12 @@ lnvm_meta() {
 	esac
 }
 
-# lnvm_meta_check FILE: every metadata name of FILE parses (messages on
+# _meta_check FILE: every metadata name of FILE parses (messages on
 # stderr for those that do not)
-lnvm_meta_check() {
+_meta_check() {
 	_mc_rc=0
 	for _mc_n in $LNVM_META_NAMES; do
-		lnvm_meta "$1" "$_mc_n" >/dev/null || _mc_rc=1
+		_meta "$1" "$_mc_n" >/dev/null || _mc_rc=1
 	done
 	return $_mc_rc
 }

@@ -16,19 +16,19 @@ OCSSD_NSID=${OCSSD_NSID:-1}
 OCSSD_TMP=${OCSSD_TMP:-/tmp/ocssd}
 mkdir -p "$OCSSD_TMP" 2>/dev/null
 
-# ocssd_load_nvme: load the NVMe driver and wait for the controller.
-ocssd_load_nvme() {
+# _ocssd_load_nvme: load the NVMe driver and wait for the controller.
+_ocssd_load_nvme() {
 	_try "modprobe nvme failed" modprobe nvme || return 1
 	_try "no $OCSSD_CTRL after modprobe nvme" _wait_for 10 -e "$OCSSD_CTRL" || return 1
 }
 
-# ocssd_wait_ns: wait for the namespace block device.
-ocssd_wait_ns() {
+# _ocssd_wait_ns: wait for the namespace block device.
+_ocssd_wait_ns() {
 	_try "no $OCSSD_NS" _wait_for 10 -b "$OCSSD_NS" || return 1
 }
 
-# _ocssd_status FILE: the NVMe status in nvme-cli's stderr FILE ("0x0" if none).
-_ocssd_status() {
+# __ocssd_status FILE: the NVMe status in nvme-cli's stderr FILE ("0x0" if none).
+__ocssd_status() {
 	local st
 	st=$(sed -n 's/^NVMe status:.*(\(0x[0-9a-fA-F]*\))$/\1/p' "$1" | tail -n 1)
 	if [ -n "$st" ]; then
@@ -40,54 +40,54 @@ _ocssd_status() {
 	fi
 }
 
-# ocssd_u8|u16|u32 FILE OFFSET: an unsigned little-endian number in FILE.
-ocssd_u8() { od -An -tu1 -j "$2" -N1 "$1" | tr -d ' '; }
-ocssd_u16() { od -An -tu2 -j "$2" -N2 "$1" | tr -d ' '; }
-ocssd_u32() { od -An -tu4 -j "$2" -N4 "$1" | tr -d ' '; }
+# _ocssd_u8|u16|u32 FILE OFFSET: an unsigned little-endian number in FILE.
+_ocssd_u8() { od -An -tu1 -j "$2" -N1 "$1" | tr -d ' '; }
+_ocssd_u16() { od -An -tu2 -j "$2" -N2 "$1" | tr -d ' '; }
+_ocssd_u32() { od -An -tu4 -j "$2" -N4 "$1" | tr -d ' '; }
 
-# ocssd_identity: read the identity (admin 0xe2) into $OCSSD_TMP/id and set
+# _ocssd_identity: read the identity (admin 0xe2) into $OCSSD_TMP/id and set
 # the geometry and address format variables (OC_*) from it.
-ocssd_identity() {
+_ocssd_identity() {
 	local id=$OCSSD_TMP/id g=256
 	mkdir -p "$OCSSD_TMP"
 	nvme admin-passthru "$OCSSD_CTRL" --opcode=0xe2 --namespace-id="$OCSSD_NSID" \
 		--data-len=4096 --read --raw-binary >"$id" 2>"$OCSSD_TMP/err" ||
 		{ _fail "identity: $(cat "$OCSSD_TMP/err")"; return 1; }
-	OC_VER=$(ocssd_u8 "$id" 0)
-	OC_CGRPS=$(ocssd_u8 "$id" 2)
-	OC_CAP=$(ocssd_u32 "$id" 4)
-	OC_DOM=$(ocssd_u32 "$id" 8)
-	OC_CH_OFF=$(ocssd_u8 "$id" 12)
-	OC_CH_LEN=$(ocssd_u8 "$id" 13)
-	OC_LUN_OFF=$(ocssd_u8 "$id" 14)
-	OC_LUN_LEN=$(ocssd_u8 "$id" 15)
-	OC_PLN_OFF=$(ocssd_u8 "$id" 16)
-	OC_PLN_LEN=$(ocssd_u8 "$id" 17)
-	OC_BLK_OFF=$(ocssd_u8 "$id" 18)
-	OC_BLK_LEN=$(ocssd_u8 "$id" 19)
-	OC_PG_OFF=$(ocssd_u8 "$id" 20)
-	OC_PG_LEN=$(ocssd_u8 "$id" 21)
-	OC_SEC_OFF=$(ocssd_u8 "$id" 22)
-	OC_SEC_LEN=$(ocssd_u8 "$id" 23)
-	OC_MTYPE=$(ocssd_u8 "$id" $((g + 0)))
-	OC_FMTYPE=$(ocssd_u8 "$id" $((g + 1)))
-	OC_NCH=$(ocssd_u8 "$id" $((g + 4)))
-	OC_NLUN=$(ocssd_u8 "$id" $((g + 5)))
-	OC_NPLN=$(ocssd_u8 "$id" $((g + 6)))
-	OC_NBLK=$(ocssd_u16 "$id" $((g + 8)))
-	OC_NPG=$(ocssd_u16 "$id" $((g + 10)))
-	OC_FPG_SZ=$(ocssd_u16 "$id" $((g + 12)))
-	OC_CSECS=$(ocssd_u16 "$id" $((g + 14)))
-	OC_SOS=$(ocssd_u16 "$id" $((g + 16)))
-	OC_TRDT=$(ocssd_u32 "$id" $((g + 20)))
-	OC_TPRT=$(ocssd_u32 "$id" $((g + 28)))
-	OC_TBET=$(ocssd_u32 "$id" $((g + 36)))
-	OC_MPOS=$(ocssd_u32 "$id" $((g + 44)))
+	OC_VER=$(_ocssd_u8 "$id" 0)
+	OC_CGRPS=$(_ocssd_u8 "$id" 2)
+	OC_CAP=$(_ocssd_u32 "$id" 4)
+	OC_DOM=$(_ocssd_u32 "$id" 8)
+	OC_CH_OFF=$(_ocssd_u8 "$id" 12)
+	OC_CH_LEN=$(_ocssd_u8 "$id" 13)
+	OC_LUN_OFF=$(_ocssd_u8 "$id" 14)
+	OC_LUN_LEN=$(_ocssd_u8 "$id" 15)
+	OC_PLN_OFF=$(_ocssd_u8 "$id" 16)
+	OC_PLN_LEN=$(_ocssd_u8 "$id" 17)
+	OC_BLK_OFF=$(_ocssd_u8 "$id" 18)
+	OC_BLK_LEN=$(_ocssd_u8 "$id" 19)
+	OC_PG_OFF=$(_ocssd_u8 "$id" 20)
+	OC_PG_LEN=$(_ocssd_u8 "$id" 21)
+	OC_SEC_OFF=$(_ocssd_u8 "$id" 22)
+	OC_SEC_LEN=$(_ocssd_u8 "$id" 23)
+	OC_MTYPE=$(_ocssd_u8 "$id" $((g + 0)))
+	OC_FMTYPE=$(_ocssd_u8 "$id" $((g + 1)))
+	OC_NCH=$(_ocssd_u8 "$id" $((g + 4)))
+	OC_NLUN=$(_ocssd_u8 "$id" $((g + 5)))
+	OC_NPLN=$(_ocssd_u8 "$id" $((g + 6)))
+	OC_NBLK=$(_ocssd_u16 "$id" $((g + 8)))
+	OC_NPG=$(_ocssd_u16 "$id" $((g + 10)))
+	OC_FPG_SZ=$(_ocssd_u16 "$id" $((g + 12)))
+	OC_CSECS=$(_ocssd_u16 "$id" $((g + 14)))
+	OC_SOS=$(_ocssd_u16 "$id" $((g + 16)))
+	OC_TRDT=$(_ocssd_u32 "$id" $((g + 20)))
+	OC_TPRT=$(_ocssd_u32 "$id" $((g + 28)))
+	OC_TBET=$(_ocssd_u32 "$id" $((g + 36)))
+	OC_MPOS=$(_ocssd_u32 "$id" $((g + 44)))
 	OC_NSEC=$((OC_FPG_SZ / OC_CSECS))
 }
 
-# ocssd_ppa CH LUN PLN BLK PG SEC: the device address (decimal).
-ocssd_ppa() {
+# _ocssd_ppa CH LUN PLN BLK PG SEC: the device address (decimal).
+_ocssd_ppa() {
 	echo $(( ($1 << OC_CH_OFF) | ($2 << OC_LUN_OFF) | ($3 << OC_PLN_OFF) |
 		 ($4 << OC_BLK_OFF) | ($5 << OC_PG_OFF) | ($6 << OC_SEC_OFF) ))
 }
@@ -95,69 +95,69 @@ ocssd_ppa() {
 # ocssd_io OPCODE PPA [NLB CONTROL] [nvme-cli options...]: run a vector
 # command on one address (or NLB+1 with a list pointer in PPA); prints the
 # status.
-_ocssd_io() {
+__ocssd_io() {
 	local opc=$1 ppa=$2 nlb=$3 ctl=$4
 	shift 4
 	nvme io-passthru "$OCSSD_NS" --opcode="$opc" --namespace-id="$OCSSD_NSID" \
 		--cdw10=$((ppa & 0xffffffff)) --cdw11=$(((ppa >> 32) & 0xffffffff)) \
 		--cdw12=$(((ctl << 16) | nlb)) "$@" >/dev/null 2>"$OCSSD_TMP/err"
-	_ocssd_status "$OCSSD_TMP/err"
+	__ocssd_status "$OCSSD_TMP/err"
 }
 
-# ocssd_erase PPA: erase the block (one plane) at PPA.
-ocssd_erase() { _ocssd_io 0x90 "$1" 0 0; }
+# _ocssd_erase PPA: erase the block (one plane) at PPA.
+_ocssd_erase() { __ocssd_io 0x90 "$1" 0 0; }
 
-# ocssd_write PPA DATA OOB: program one sector from files DATA and OOB.
-ocssd_write() {
-	_ocssd_io 0x91 "$1" 0 0 --write --data-len="$OC_CSECS" \
+# _ocssd_write PPA DATA OOB: program one sector from files DATA and OOB.
+_ocssd_write() {
+	__ocssd_io 0x91 "$1" 0 0 --write --data-len="$OC_CSECS" \
 		--metadata-len="$OC_SOS" --input-file="$2" --metadata="$3"
 }
 
-# ocssd_read PPA DATA OOB: read one sector into files DATA and OOB.
-ocssd_read() {
+# _ocssd_read PPA DATA OOB: read one sector into files DATA and OOB.
+_ocssd_read() {
 	rm -f "$2" "$3"
-	_ocssd_io 0x92 "$1" 0 0 --read --data-len="$OC_CSECS" \
+	__ocssd_io 0x92 "$1" 0 0 --read --data-len="$OC_CSECS" \
 		--metadata-len="$OC_SOS" --input-file="$2" --metadata="$3"
 }
 
-# ocssd_get_bbt CH LUN FILE: the bad block table of a LUN (header + entries).
-ocssd_get_bbt() {
+# _ocssd_get_bbt CH LUN FILE: the bad block table of a LUN (header + entries).
+_ocssd_get_bbt() {
 	local ppa
-	ppa=$(ocssd_ppa "$1" "$2" 0 0 0 0)
+	ppa=$(_ocssd_ppa "$1" "$2" 0 0 0 0)
 	nvme admin-passthru "$OCSSD_CTRL" --opcode=0xf2 --namespace-id="$OCSSD_NSID" \
 		--cdw10=$((ppa & 0xffffffff)) --cdw11=$(((ppa >> 32) & 0xffffffff)) \
 		--data-len=$((64 + OC_NBLK * OC_NPLN)) --read --raw-binary \
 		>"$3" 2>"$OCSSD_TMP/err"
-	_ocssd_status "$OCSSD_TMP/err"
+	__ocssd_status "$OCSSD_TMP/err"
 }
 
-# ocssd_set_bbt PPA TYPE: set the bad block table entry of one block/plane.
-ocssd_set_bbt() {
+# _ocssd_set_bbt PPA TYPE: set the bad block table entry of one block/plane.
+_ocssd_set_bbt() {
 	nvme admin-passthru "$OCSSD_CTRL" --opcode=0xf1 --namespace-id="$OCSSD_NSID" \
 		--cdw10=$(($1 & 0xffffffff)) --cdw11=$((($1 >> 32) & 0xffffffff)) \
 		--cdw12=$(($2 << 16)) >/dev/null 2>"$OCSSD_TMP/err"
-	_ocssd_status "$OCSSD_TMP/err"
+	__ocssd_status "$OCSSD_TMP/err"
 }
 
-# ocssd_data SEED SEC FILE: the data of sector SEC for a test run SEED.
-ocssd_data() {
+# _ocssd_data SEED SEC FILE: the data of sector SEC for a test run SEED.
+_ocssd_data() {
 	yes "lightnvm ocssd seed=$1 sector=$2" | head -c "$OC_CSECS" >"$3"
 }
 
-# ocssd_oob SEED SEC FILE: the out-of-band bytes of sector SEC.
-ocssd_oob() {
+# _ocssd_oob SEED SEC FILE: the out-of-band bytes of sector SEC.
+_ocssd_oob() {
 	{ printf 'S%07dO%08d' "$(($1 % 10000000))" "$2"; head -c "$OC_SOS" /dev/zero; } |
 		head -c "$OC_SOS" >"$3"
 }
 
-# ocssd_wait_lnvm DEV: wait for DEV to be registered with LightNVM.
-ocssd_wait_lnvm() {
+# _ocssd_wait_lnvm DEV: wait for DEV to be registered with LightNVM.
+_ocssd_wait_lnvm() {
 	_wait_for 10 -d "/sys/class/lightnvm/$1" ||
 		{ _fail "$1 not registered with LightNVM"; return 1; }
 }
 
-# ocssd_ctrl_by_serial SERIAL: the controller (nvmeN) with that serial.
-ocssd_ctrl_by_serial() {
+# _ocssd_ctrl_by_serial SERIAL: the controller (nvmeN) with that serial.
+_ocssd_ctrl_by_serial() {
 	local c
 	for c in /sys/class/nvme/nvme*; do
 		[ "$(cat "$c/serial" 2>/dev/null | tr -d ' ')" = "$1" ] && { basename "$c"; return 0; }
@@ -172,51 +172,51 @@ ocssd_ctrl_by_serial() {
 # generation, and prints every acknowledged command on the console as
 #	@@LNVM RAW SEED BLOCK erase|prog GEN SECTOR
 # for the host to carry to the next boot (CARRY_RE of the group). After
-# the cut, ocssd_raw_verify checks each sector of those blocks against the
+# the cut, _ocssd_raw_verify checks each sector of those blocks against the
 # last acknowledged command and the one that was in flight.
 
 # the blocks (ch lun pln blk) the raw writer cycles through
 OCSSD_RAW_BLKS="0 0 0 12,1 1 1 13"
 
-# _ocssd_raw_blk B: "ch lun pln blk" of raw block B
-_ocssd_raw_blk() {
+# __ocssd_raw_blk B: "ch lun pln blk" of raw block B
+__ocssd_raw_blk() {
 	echo "$OCSSD_RAW_BLKS" | cut -d, -f$(($1 + 1))
 }
 
-_ocssd_raw_nblks() {
+__ocssd_raw_nblks() {
 	echo "$OCSSD_RAW_BLKS" | tr ',' '\n' | grep -c .
 }
 
-# ocssd_raw_data|oob SEED GEN B SEC FILE: what generation GEN writes there
-ocssd_raw_data() {
+# _ocssd_raw_data|oob SEED GEN B SEC FILE: what generation GEN writes there
+_ocssd_raw_data() {
 	yes "raw seed=$1 gen=$2 blk=$3 sector=$4" | head -c "$OC_CSECS" >"$5"
 }
-ocssd_raw_oob() {
+_ocssd_raw_oob() {
 	{ printf 'G%07dB%dS%06d' "$2" "$3" "$4"; head -c "$OC_SOS" /dev/zero; } |
 		head -c "$OC_SOS" >"$5"
 }
 
-# _ocssd_raw_ppa B SEC: the device address of sector SEC of raw block B
-_ocssd_raw_ppa() {
+# __ocssd_raw_ppa B SEC: the device address of sector SEC of raw block B
+__ocssd_raw_ppa() {
 	# shellcheck disable=SC2046
-	set -- $(_ocssd_raw_blk "$1") "$2"
-	ocssd_ppa "$1" "$2" "$3" "$4" $(($5 / OC_NSEC)) $(($5 % OC_NSEC))
+	set -- $(__ocssd_raw_blk "$1") "$2"
+	_ocssd_ppa "$1" "$2" "$3" "$4" $(($5 / OC_NSEC)) $(($5 % OC_NSEC))
 }
 
-# ocssd_raw_writer SEED: erase and program the raw blocks until the power
+# _ocssd_raw_writer SEED: erase and program the raw blocks until the power
 # is cut (or a command fails: non-zero)
-ocssd_raw_writer() {
+_ocssd_raw_writer() {
 	local seed=$1 n b g=1 sec st nsec=$((OC_NPG * OC_NSEC))
-	n=$(_ocssd_raw_nblks)
+	n=$(__ocssd_raw_nblks)
 	while :; do
 		for b in $(seq 0 $((n - 1))); do
-			st=$(ocssd_erase "$(_ocssd_raw_ppa "$b" 0)")
+			st=$(_ocssd_erase "$(__ocssd_raw_ppa "$b" 0)")
 			[ "$st" = 0x0 ] || { _fail "raw erase of block $b gen $g: $st"; return 1; }
 			echo "@@LNVM RAW $seed $b erase $g 0" >/dev/console
 			for sec in $(seq 0 $((nsec - 1))); do
-				ocssd_raw_data "$seed" "$g" "$b" "$sec" /tmp/rw
-				ocssd_raw_oob "$seed" "$g" "$b" "$sec" /tmp/ro
-				st=$(ocssd_write "$(_ocssd_raw_ppa "$b" "$sec")" /tmp/rw /tmp/ro)
+				_ocssd_raw_data "$seed" "$g" "$b" "$sec" /tmp/rw
+				_ocssd_raw_oob "$seed" "$g" "$b" "$sec" /tmp/ro
+				st=$(_ocssd_write "$(__ocssd_raw_ppa "$b" "$sec")" /tmp/rw /tmp/ro)
 				[ "$st" = 0x0 ] || { _fail "raw program of block $b sector $sec gen $g: $st"; return 1; }
 				echo "@@LNVM RAW $seed $b prog $g $sec" >/dev/console
 			done
@@ -225,10 +225,10 @@ ocssd_raw_writer() {
 	done
 }
 
-# _ocssd_raw_sector B SEC: "empty", "torn", "gen G" or "bad: why"
-_ocssd_raw_sector() {
+# __ocssd_raw_sector B SEC: "empty", "torn", "gen G" or "bad: why"
+__ocssd_raw_sector() {
 	local st got
-	st=$(ocssd_read "$(_ocssd_raw_ppa "$1" "$2")" /tmp/vd /tmp/vo)
+	st=$(_ocssd_read "$(__ocssd_raw_ppa "$1" "$2")" /tmp/vd /tmp/vo)
 	case $st in
 	0x42ff) echo empty; return ;;
 	0x4281) echo torn; return ;;
@@ -240,19 +240,19 @@ _ocssd_raw_sector() {
 	set -- "$1" "$2" $got
 	[ $# = 5 ] || { echo "bad: data of no raw generation"; return; }
 	[ "$4" = "$1" ] && [ "$5" = "$2" ] || { echo "bad: data of block $4 sector $5"; return; }
-	ocssd_raw_data "$RAW_SEED" "$3" "$1" "$2" /tmp/ed
-	ocssd_raw_oob "$RAW_SEED" "$3" "$1" "$2" /tmp/eo
+	_ocssd_raw_data "$RAW_SEED" "$3" "$1" "$2" /tmp/ed
+	_ocssd_raw_oob "$RAW_SEED" "$3" "$1" "$2" /tmp/eo
 	cmp -s /tmp/vd /tmp/ed || { echo "bad: data of gen $3 damaged"; return; }
 	cmp -s /tmp/vo /tmp/eo || { echo "bad: OOB differs from the data's (gen $3)"; return; }
 	echo "gen $3"
 }
 
-# ocssd_raw_verify SEED: check the raw blocks after a cut against the
+# _ocssd_raw_verify SEED: check the raw blocks after a cut against the
 # carried lines; prints one line per block, non-zero on a violation
-ocssd_raw_verify() {
+_ocssd_raw_verify() {
 	local seed=$1 n b last op g s fop="" fb fg fs base i got want bad=0 nsec=$((OC_NPG * OC_NSEC))
 	RAW_SEED=$seed
-	n=$(_ocssd_raw_nblks)
+	n=$(__ocssd_raw_nblks)
 	_carried | grep "^@@LNVM RAW $seed " >/tmp/raw.lines
 	echo "$(wc -l </tmp/raw.lines) acknowledged raw commands before the cut" >&2
 	# the command in flight at the cut: the one after the last acknowledged
@@ -277,7 +277,7 @@ ocssd_raw_verify() {
 		last=$(grep "^@@LNVM RAW $seed $b " /tmp/raw.lines | tail -n 1 | cut -d' ' -f5-)
 		: >/tmp/raw.got
 		for i in $(seq 0 $((nsec - 1))); do
-			echo "$(_ocssd_raw_sector "$b" "$i")" >>/tmp/raw.got
+			echo "$(__ocssd_raw_sector "$b" "$i")" >>/tmp/raw.got
 		done
 		# what the last acknowledged command of the block left
 		: >/tmp/raw.want

@@ -7,17 +7,17 @@
 # the lnvm_pcw writer/verifier driving. Run as a script on the host
 # (`sh pcw.sh powercut`) it is `make powercut`.
 
-# pcw_seed: the run's seed: lnvm.seed= (LNVM_SEED on the host) when the
+# _pcw_seed: the run's seed: lnvm.seed= (LNVM_SEED on the host) when the
 # runner passes one, else a fresh one; tests print it for a replay
-pcw_seed() {
+_pcw_seed() {
 	local _s
 	_s=$(_lnvm_arg seed)
 	[ -n "$_s" ] || _s=$(od -An -N3 -tu4 /dev/urandom | tr -d ' ')
 	echo "$_s"
 }
 
-# pcw_rand SEED I N: a number in 0..N-1, the I-th choice of run SEED
-pcw_rand() {
+# _pcw_rand SEED I N: a number in 0..N-1, the I-th choice of run SEED
+_pcw_rand() {
 	# element I of a Park-Miller stream seeded by SEED: exact in any awk
 	# (products below 2^53), the same numbers in busybox's awk and gawk
 	awk -v s="$1" -v i="$2" -v n="$3" 'BEGIN {
@@ -28,9 +28,9 @@ pcw_rand() {
 		print x % n }'
 }
 
-# pcw_note TEXT: a remark kept in the test's log (stderr) and shown by the
+# _pcw_note TEXT: a remark kept in the test's log (stderr) and shown by the
 # host as it comes when the harness offers it (_note)
-pcw_note() {
+_pcw_note() {
 	echo "$*" >&2
 	if command -v _note >/dev/null 2>&1; then
 		_note "$*"
@@ -38,10 +38,10 @@ pcw_note() {
 	return 0
 }
 
-# pcw_bounded SECS WHAT CMD...: run CMD, but give up after SECS seconds:
+# _pcw_bounded SECS WHAT CMD...: run CMD, but give up after SECS seconds:
 # a hang fails the test (the stuck command is left behind; its stack is in
 # the hang report). Returns CMD's status, 124 after a timeout.
-pcw_bounded() {
+_pcw_bounded() {
 	local _secs=$1 _what=$2 _pid _n _f
 	shift 2
 	"$@" &
@@ -61,59 +61,59 @@ pcw_bounded() {
 	wait $_pid
 }
 
-# pcw_recovery TGT: rrpc's recovery figures of the last create
+# _pcw_recovery TGT: rrpc's recovery figures of the last create
 # ("mode M scanned N ... ms T"), "unavailable" without the attribute
-pcw_recovery() {
+_pcw_recovery() {
 	cat "/sys/block/$1/rrpc/recovery" 2>/dev/null || echo "unavailable"
 }
 
-# pcw_rec TGT KEY: one figure of pcw_recovery (the word after KEY)
-pcw_rec() {
-	pcw_recovery "$1" | tr ' ' '\n' | sed -n "/^$2\$/{n;p;q;}"
+# _pcw_rec TGT KEY: one figure of _pcw_recovery (the word after KEY)
+_pcw_rec() {
+	_pcw_recovery "$1" | tr ' ' '\n' | sed -n "/^$2\$/{n;p;q;}"
 }
 
-# pcw_mark TAG: a marker line in the kernel log; pcw_klog_since TAG: the
+# _pcw_mark TAG: a marker line in the kernel log; _pcw_klog_since TAG: the
 # kernel log after it (the log is not cleared: the harness reads it for
 # splats after the test)
-pcw_mark() {
+_pcw_mark() {
 	echo "lnvm-test: mark $1" > /dev/kmsg
 }
 
-pcw_klog_since() {
+_pcw_klog_since() {
 	dmesg | awk -v m="lnvm-test: mark $1" 'on { print } index($0, m) { on = 1 }'
 }
 
-# pcw_create DEV TGT BEGIN END [lnvm create options]: create a target,
+# _pcw_create DEV TGT BEGIN END [lnvm create options]: create a target,
 # bounded (recovery reads the media), and wait for its disk
-pcw_create() {
+_pcw_create() {
 	local _d=$1 _t=$2 _b=$3 _e=$4
 	shift 4
-	pcw_bounded 120 "lnvm create $_t" lnvm create -d "$_d" -n "$_t" -t rrpc \
+	_pcw_bounded 120 "lnvm create $_t" lnvm create -d "$_d" -n "$_t" -t rrpc \
 		-b "$_b" -e "$_e" "$@" > /dev/null || { _fail "lnvm create $* $_t on $_d failed"; return 1; }
 	_try "no /dev/$_t after create" _wait_for 5 -b "/dev/$_t" || return 1
 }
 
-# pcw_remove TGT: remove a target; bounded, also on a dead device
-pcw_remove() {
-	pcw_bounded 60 "lnvm remove -n $1" lnvm remove -n "$1" > /dev/null ||
+# _pcw_remove TGT: remove a target; bounded, also on a dead device
+_pcw_remove() {
+	_pcw_bounded 60 "lnvm remove -n $1" lnvm remove -n "$1" > /dev/null ||
 		{ _fail "lnvm remove -n $1 failed"; return 1; }
 	[ ! -e "/sys/block/$1" ] || { _fail "$1 still exists after remove"; return 1; }
 }
 
-# pcw_power DEV 0|1: power an nvm_mem instance off or on, bounded
-pcw_power() {
-	pcw_bounded 60 "power $2 of $1" sh -c "echo $2 > $RRPC_CFS/$1/power" ||
+# _pcw_power DEV 0|1: power an nvm_mem instance off or on, bounded
+_pcw_power() {
+	_pcw_bounded 60 "power $2 of $1" sh -c "echo $2 > $RRPC_CFS/$1/power" ||
 		{ _fail "power $2 of $1 failed"; return 1; }
 }
 
-# pcw_cut DEV: the power cut: in-flight commands applied, dropped or torn
-pcw_cut() {
+# _pcw_cut DEV: the power cut: in-flight commands applied, dropped or torn
+_pcw_cut() {
 	echo 1 > "$RRPC_CFS/$1/unplugged" || { _fail "cannot unplug $1"; return 1; }
 }
 
-# pcw_wait_exit PID SECS: wait for a background process to end, bounded;
+# _pcw_wait_exit PID SECS: wait for a background process to end, bounded;
 # its status in PCW_RC (124 if it is still running after SECS)
-pcw_wait_exit() {
+_pcw_wait_exit() {
 	local _n=0
 	while kill -0 "$1" 2>/dev/null; do
 		if [ $_n -ge $(($2 * 10)) ]; then
@@ -128,31 +128,31 @@ pcw_wait_exit() {
 	return 0
 }
 
-# pcw_lines LOG SEED EPOCH: progress lines the writer of EPOCH printed
-pcw_lines() {
+# _pcw_lines LOG SEED EPOCH: progress lines the writer of EPOCH printed
+_pcw_lines() {
 	grep -c "^@@LNVM PCW $2 $3 " "$1" 2>/dev/null
 }
 
-# pcw_last LOG SEED EPOCH: "N K" of the writer's last progress line
-pcw_last() {
+# _pcw_last LOG SEED EPOCH: "N K" of the writer's last progress line
+_pcw_last() {
 	awk -v s="$2" -v e="$3" '$3 == s && $4 == e && $5 == "flushed" { n = $6; k = $8 }
 		END { print n + 0, (k == "" ? -1 : k) }' "$1"
 }
 
-# pcw_verify_summary FILE: "LOST FOREIGN GARBAGE" from a verify output
-pcw_verify_summary() {
+# _pcw_verify_summary FILE: "LOST FOREIGN GARBAGE" from a verify output
+_pcw_verify_summary() {
 	sed -n 's/^pcw: [0-9]* sectors, \([0-9]*\) flushed sectors lost, \([0-9]*\) foreign, \([0-9]*\) garbage$/\1 \2 \3/p' "$1" |
 		tail -n 1
 }
 
 # ------------------------------------------------------------ host side
 
-# pcw_powercut_host TOP: `make powercut`: the nvm_mem power cuts of
+# _pcw_powercut_host TOP: `make powercut`: the nvm_mem power cuts of
 # rrpc-durable/003-powercut with more cuts (PCW_CUTS under lnvm_pcw,
 # PCW_EXT4 with ext4 and fsync'd files), then the QEMU killed boots when
 # the runner offers them (check --powercut-qemu PCW_QEMU). Ends with
 # "N cuts, X flushed sectors lost".
-pcw_powercut_host() {
+_pcw_powercut_host() {
 	local _top=$1 _check _log _cuts=0 _lost=0 _rc=0 _line _n
 	_check=$_top/tools/testing/lightnvm/check
 	_log=$_top/build/logs/powercut.log
@@ -200,6 +200,6 @@ if [ "${1:-}" = powercut ]; then
 	PCW_CUTS=${PCW_CUTS:-80}
 	PCW_EXT4=${PCW_EXT4:-20}
 	PCW_QEMU=${PCW_QEMU:-20}
-	pcw_powercut_host "$2"
+	_pcw_powercut_host "$2"
 	exit $?
 fi

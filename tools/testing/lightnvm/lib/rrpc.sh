@@ -81,8 +81,8 @@ _rrpc_testdev() {
 		return 0
 	fi
 	. /lnvm/lib/ocssd.sh
-	ocssd_load_nvme || return 1
-	ocssd_wait_lnvm "$RRPC_DEV" || return 1
+	_ocssd_load_nvme || return 1
+	_ocssd_wait_lnvm "$RRPC_DEV" || return 1
 	echo "on $RRPC_DEV (QEMU Open-Channel SSD)" >&2
 }
 

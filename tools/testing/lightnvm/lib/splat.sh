@@ -9,7 +9,7 @@
 # hung tasks, soft lockups, RCU stalls and kmemleak reports.
 SPLAT_RE='(BUG:|WARNING:|KASAN:|UBSAN:|kernel BUG at|Oops|general protection fault|Kernel panic|INFO: task .* blocked for more than|INFO: possible|INFO: trying to register non-static key|soft lockup|rcu_.* detected stalls|RCU Stall|suspected memory leak|unreferenced object 0x)'
 
-# splat_check FILE: prints the first matching lines; true if any matched.
-splat_check() {
+# _splat_check FILE: prints the first matching lines; true if any matched.
+_splat_check() {
 	grep -E "$SPLAT_RE" "$1" | head -n 5 | grep .
 }

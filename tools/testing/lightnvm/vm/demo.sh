@@ -194,7 +194,7 @@ EOF
 
 step "kernel log"
 dmesg >/tmp/dmesg
-if splat=$(splat_check /tmp/dmesg); then
+if splat=$(_splat_check /tmp/dmesg); then
 	echo "$splat"
 	die "kernel splat in the kernel log"
 fi

@@ -53,7 +53,7 @@ boots_of() {
 # test_timeout TEST: a test's time limit in seconds, as the guest computes it
 test_timeout() {
 	local to
-	to=$(lnvm_meta "$here/tests/${1%% *}" TIMEOUT "$APPEND" 2>/dev/null)
+	to=$(_meta "$here/tests/${1%% *}" TIMEOUT "$APPEND" 2>/dev/null)
 	echo $(((${to:-300} + TIMEOUT_ADD) * SLOW))
 }
 

@@ -37,7 +37,7 @@ run_group() {
 		load_conf "$group" "$k"
 		: >"$dir/run-list"
 		for t in "${list[@]}"; do
-			spec=$(lnvm_meta "$here/tests/$t" BOOT "$APPEND" 2>/dev/null)
+			spec=$(_meta "$here/tests/$t" BOOT "$APPEND" 2>/dev/null)
 			in_boots "$spec" "$k" "$nboots" || continue
 			# a test that runs in several boots reports NAME@BOOT
 			if [ "$nboots" -gt 1 ] && [ "$(for i in $(seq 1 "$nboots"); do

@@ -80,7 +80,7 @@ cut_verdict() {
 	seen["$armed"]=1
 	if [ "$killed" = 1 ]; then
 		console_part "$log" "$armed" >"$dir/cut.part"
-		splat=$(splat_check "$dir/cut.part")
+		splat=$(_splat_check "$dir/cut.part")
 		if [ -n "$splat" ]; then
 			result "$armed" FAIL $((SECONDS - armed_at)) "kernel splat before the cut: $(echo "$splat" | head -n 1)"
 		elif [ "$cut" = self ]; then
