@@ -117,6 +117,13 @@ _note() {
 	echo "@@LNVM NOTE $LNVM_TEST | $*" >/dev/console
 }
 
+# _figure KEY VALUE: a figure of the test (e.g. cuts, lost sectors), kept
+# in its result file as "figure.KEY=VALUE" (build/results/GROUP/NAME), from
+# which the host's counts are taken: never from printed lines
+_figure() {
+	echo "@@LNVM FIGURE $LNVM_TEST $1=$2" >/dev/console
+}
+
 # _to_console: copy stdin to the console as it comes (e.g. a writer's
 # progress lines that the host carries to the next boot)
 _to_console() {

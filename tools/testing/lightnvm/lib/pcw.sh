@@ -153,47 +153,51 @@ _pcw_verify_summary() {
 # the runner offers them (check --powercut-qemu PCW_QEMU). Ends with
 # "N cuts, X flushed sectors lost".
 _pcw_powercut_host() {
-	local _top=$1 _check _log _cuts=0 _lost=0 _rc=0 _line _n
+	local _top=$1 _check _log _res _cuts=0 _lost=0 _rc=0 _c _l
 	_check=$_top/tools/testing/lightnvm/check
 	_log=$_top/build/logs/powercut.log
+	_res=$_top/build/results
 	mkdir -p "$_top/build/logs"
 	echo "powercut: $PCW_CUTS + $PCW_EXT4 (ext4) power cuts on nvm_mem"
 	LNVM_VERBOSE=1 LNVM_PCW_CUTS=$PCW_CUTS LNVM_PCW_EXT4=$PCW_EXT4 \
 		bash "$_check" rrpc-durable/003-powercut 2>&1 | tee "$_log.mem"
-	_line=$(grep -o '[0-9]* cuts, [0-9]* flushed sectors lost.*' "$_log.mem" | tail -n 1)
-	if [ -z "$_line" ]; then
-		echo "powercut: the nvm_mem run gave no result line (log: ${_log#"$_top"/}.mem)"
+	# the figures and the verdict of the run's result file, not its
+	# printed lines (each run of check empties build/results first)
+	_c=$(__pcw_figure "$_res/rrpc-durable/003-powercut" cuts)
+	_l=$(__pcw_figure "$_res/rrpc-durable/003-powercut" lost)
+	if [ -z "$_c" ] || [ -z "$_l" ]; then
+		echo "powercut: the nvm_mem run recorded no figures (log: ${_log#"$_top"/}.mem)"
 		_rc=1
 	else
-		echo "nvm_mem: $_line"
-		_cuts=$((_cuts + ${_line%% cuts*}))
-		_n=${_line#*cuts, }
-		_lost=$((_lost + ${_n%% flushed*}))
+		echo "nvm_mem: $_c cuts, $_l flushed sectors lost"
+		_cuts=$((_cuts + _c))
+		_lost=$((_lost + _l))
 	fi
-	# the runner's result file (build/results/), not its printed line
-	grep -qx 'status=PASS' "$_top/build/results/rrpc-durable/003-powercut" 2>/dev/null || _rc=1
+	grep -qx 'status=PASS' "$_res/rrpc-durable/003-powercut" 2>/dev/null || _rc=1
 
-	if grep -q -- '--powercut-qemu' "$_check"; then
-		echo "powercut: $PCW_QEMU killed boots of QEMU"
-		bash "$_check" --powercut-qemu "$PCW_QEMU" 2>&1 | tee "$_log.qemu"
-		_line=$(grep -o '[0-9]* cuts, [0-9]* flushed sectors lost.*' "$_log.qemu" | tail -n 1)
-		if [ -z "$_line" ]; then
-			echo "powercut: the QEMU run gave no result line (log: ${_log#"$_top"/}.qemu)"
-			_rc=1
-		else
-			echo "QEMU: $_line"
-			_cuts=$((_cuts + ${_line%% cuts*}))
-			_n=${_line#*cuts, }
-			_lost=$((_lost + ${_n%% flushed*}))
-		fi
-		# any failed result of that run (its result files)
-		! grep -rqx 'status=FAIL' "$_top/build/results" 2>/dev/null || _rc=1
+	echo "powercut: $PCW_QEMU killed boots of QEMU"
+	bash "$_check" --powercut-qemu "$PCW_QEMU" 2>&1 | tee "$_log.qemu"
+	_c=$(__pcw_figure "$_res/ocssd-powercut/summary" cuts)
+	_l=$(__pcw_figure "$_res/ocssd-powercut/summary" lost)
+	if [ -z "$_c" ] || [ -z "$_l" ]; then
+		echo "powercut: the QEMU run recorded no summary (log: ${_log#"$_top"/}.qemu)"
+		_rc=1
 	else
-		echo "powercut: QEMU killed boots not available (the runner has no --powercut-qemu)"
+		echo "QEMU: $_c cuts, $_l flushed sectors lost"
+		_cuts=$((_cuts + _c))
+		# "?": no boot verified anything (the summary failed)
+		case $_l in *[!0-9]*) _rc=1 ;; *) _lost=$((_lost + _l)) ;; esac
 	fi
+	# any failed result of that run, the summary's included
+	! grep -rqx 'status=FAIL' "$_res" 2>/dev/null || _rc=1
 	[ "$_lost" = 0 ] || _rc=1
 	echo "$_cuts cuts, $_lost flushed sectors lost"
 	return $_rc
+}
+
+# __pcw_figure RESULT-FILE KEY: a figure of a result file (_figure)
+__pcw_figure() {
+	sed -n "s/^figure\.$2=//p" "$1" 2>/dev/null | tail -n 1
 }
 
 if [ "${1:-}" = powercut ]; then

@@ -8,6 +8,7 @@
 #   RESULT NAME ST S ... NAME's result: PASS|FAIL|SKIP, seconds, reason
 #   OUT|ERR|DMESG ...    a failed (or verbose) test's output and kernel log
 #   NOTE NAME | TEXT     a test's remark, shown as it comes (_note)
+#   FIGURE NAME K=V      a figure of NAME for its result file (_figure)
 #   CUT-ARM NAME         NAME asks for the group's power cut (_cut_arm)
 #   QMP ID JSON          a monitor request for the host (_qmp)
 #   DEMO TEXT            a line of the demo, shown as is
@@ -15,7 +16,7 @@
 # Every other line is the kernel's or QEMU's and only goes to the log.
 
 # console_parse DIR: read the console from stdin. Uses and sets the
-# caller's state: start booted current seen[] QMP, and the power-cut
+# caller's state: start booted current seen[] figs[] QMP, and the power-cut
 # state of powercut.sh (armed held ...).
 console_parse() {
 	local dir=$1 line n st s
@@ -37,7 +38,11 @@ console_parse() {
 				held="$st $s $line"
 				continue
 			fi
-			result "$n" "$st" "$s" "$line" ;;
+			result "$n" "$st" "$s" "$line" "${figs[$n]:-}"
+			unset 'figs[$n]' ;;
+		*"@@LNVM FIGURE "*)
+			read -r n line <<< "${line#*@@LNVM FIGURE }"
+			figs["$n"]="${figs[$n]:-}$line " ;;
 		*"@@LNVM OUT "*|*"@@LNVM ERR "*|*"@@LNVM DMESG "*)
 			printf '        %s\n' "${line#*@@LNVM }" | cut -c1-200 ;;
 		*"@@LNVM NOTE "*)

@@ -63,7 +63,7 @@ run_boot() {
 	local group=$1 k=$2 nboots=$3 seed=$4
 	local dir=$B/vm/$group log kimg mods t total=0 start name script tag=$group
 	local -a names=() qmp_args=()
-	local -A seen=()
+	local -A seen=() figs=()
 	local verbose="" qrc current="" booted=0 killed=0 why
 	local cut what armed="" armed_at=0 killer="" held=""
 

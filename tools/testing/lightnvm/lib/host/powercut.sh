@@ -82,16 +82,16 @@ cut_verdict() {
 		console_part "$log" "$armed" >"$dir/cut.part"
 		splat=$(_splat_check "$dir/cut.part")
 		if [ -n "$splat" ]; then
-			result "$armed" FAIL $((SECONDS - armed_at)) "kernel splat before the cut: $(echo "$splat" | head -n 1)"
+			result "$armed" FAIL $((SECONDS - armed_at)) "kernel splat before the cut: $(echo "$splat" | head -n 1)" "${figs[$armed]:-}"
 		elif [ "$cut" = self ]; then
-			result "$armed" PASS $((SECONDS - armed_at)) "cut as planned by QEMU"
+			result "$armed" PASS $((SECONDS - armed_at)) "cut as planned by QEMU" "${figs[$armed]:-}"
 		else
-			result "$armed" PASS $((SECONDS - armed_at)) "cut as planned after ${cut}s (seed $seed)"
+			result "$armed" PASS $((SECONDS - armed_at)) "cut as planned after ${cut}s (seed $seed)" "${figs[$armed]:-}"
 		fi
 	elif [ -n "$held" ]; then
 		# shellcheck disable=SC2086
 		set -- $held
-		result "$armed" FAIL "$2" "it ended (${1}) before the planned power cut at ${cut}s: the writer must outlast the KILL window"
+		result "$armed" FAIL "$2" "it ended (${1}) before the planned power cut at ${cut}s: the writer must outlast the KILL window" "${figs[$armed]:-}"
 	fi
 }
 

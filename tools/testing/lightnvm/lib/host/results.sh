@@ -4,7 +4,8 @@
 # result files: one per result under build/results/ (GROUP/NAME, as
 # blktests' results/), written once by result(), and every count and list
 # of the summary, derived from those files only. A result file holds
-# "status=PASS|FAIL|SKIP", "secs=N" and "reason=TEXT" lines.
+# "status=PASS|FAIL|SKIP", "secs=N" and "reason=TEXT" lines, and a
+# "figure.KEY=VALUE" line per figure the test gave (_figure).
 
 RESULTS=$B/results
 
@@ -14,17 +15,25 @@ results_init() {
 	mkdir -p "$RESULTS"
 }
 
-# result NAME STATUS SECS [REASON]: record a result and print its line.
-# A name reported twice keeps both (NAME~2).
+# result NAME STATUS SECS [REASON [FIGURES]]: record a result and print its
+# line; FIGURES: "KEY=VALUE ..." (no blanks in a value). A name reported
+# twice keeps both (NAME~2).
 result() {
-	local name=$1 status=$2 secs=$3 reason=${4:-} f i=1
+	local name=$1 status=$2 secs=$3 reason=${4:-} f i=1 kv
+	local -a figures=()
+	read -ra figures <<< "${5:-}"
 	f=$RESULTS/$name
 	while [ -e "$f" ]; do
 		i=$((i + 1))
 		f=$RESULTS/$name~$i
 	done
 	mkdir -p "${f%/*}"
-	printf 'status=%s\nsecs=%s\nreason=%s\n' "$status" "$secs" "$reason" >"$f.tmp"
+	{
+		printf 'status=%s\nsecs=%s\nreason=%s\n' "$status" "$secs" "$reason"
+		for kv in "${figures[@]}"; do
+			printf 'figure.%s\n' "$kv"
+		done
+	} >"$f.tmp"
 	mv "$f.tmp" "$f"
 	case $status in
 	PASS) printf '  PASS  %-40s (%ss) %s\n' "$name" "$secs" "$reason" ;;
@@ -37,6 +46,18 @@ result() {
 results_list() {
 	(cd "$RESULTS" && grep -rlx "status=$1" . 2>/dev/null) |
 		sed 's|^\./||; s|~[0-9]*$||' | LC_ALL=C sort
+}
+
+# results_figures NAME KEY: the figure KEY of every result of NAME (NAME,
+# NAME~2, ...), one per line, in the order they were recorded
+results_figures() {
+	local f i=1
+	f=$RESULTS/$1
+	while [ -e "$f" ]; do
+		sed -n "s/^figure\.$2=//p" "$f"
+		i=$((i + 1))
+		f=$RESULTS/$1~$i
+	done
 }
 
 # results_count STATUS: how many results have STATUS
