@@ -29,9 +29,12 @@ _fail() {
 }
 
 # _try MESSAGE COMMAND [ARGS...]: run a simple command; if it fails, fail
-# the test with MESSAGE and the command's exit status (its own stderr is
-# in the log already). Instead of "CMD || { _fail MESSAGE; return 1; }":
+# the test with MESSAGE, the command's exit status and its arguments (its
+# own stderr is in the log already). Instead of
+# "CMD || { _fail MESSAGE; return 1; }"; a check is a command too, and its
+# expanded operands show what was found:
 #   _try "mount failed" mount /dev/rrpc0 /mnt || return 1
+#   _try "rrpc0 still there" [ ! -e /sys/block/rrpc0 ] || return 1
 _try() {
 	local _try_msg=$1
 	shift
@@ -90,7 +93,7 @@ _lnvm_reset() {
 		rmmod lightnvm 2>/dev/null
 		i=$((i + 1))
 	done
-	[ ! -d /sys/module/lightnvm ] || { _fail "cannot unload lightnvm"; return 1; }
+	_try "cannot unload lightnvm" [ ! -d /sys/module/lightnvm ] || return 1
 }
 
 # ------------------------------------------------ groups of several boots

@@ -99,10 +99,10 @@ _faults_check_intact() {
 	echo "rrpc0: host_errors $(_rrpc_stat rrpc0 host_errors)" >&2
 	for s in write_errors read_errors grown_bad_blocks lost_sectors; do
 		v=$(_rrpc_stat rrpc0 $s)
-		[ "$v" = 0 ] || { _fail "rrpc0 $s: $v"; return 1; }
+		_try "rrpc0 $s: $v" [ "$v" = 0 ] || return 1
 	done
 	v=$(cat /sys/class/lightnvm/nvme0n1/bad_blocks)
-	[ "$v" = "$FAULTS_BB" ] || { _fail "bad blocks $FAULTS_BB -> $v"; return 1; }
+	_try "bad blocks $FAULTS_BB -> $v" [ "$v" = "$FAULTS_BB" ] || return 1
 	_try "umount" umount /mnt || return 1
 	e2fsck -fn /dev/rrpc0 >/tmp/fsck 2>&1 || { cat /tmp/fsck >&2; _fail "e2fsck -fn"; return 1; }
 	_try "remount" mount /dev/rrpc0 /mnt || return 1

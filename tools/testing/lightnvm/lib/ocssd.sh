@@ -211,13 +211,13 @@ _ocssd_raw_writer() {
 	while :; do
 		for b in $(seq 0 $((n - 1))); do
 			st=$(_ocssd_erase "$(__ocssd_raw_ppa "$b" 0)")
-			[ "$st" = 0x0 ] || { _fail "raw erase of block $b gen $g: $st"; return 1; }
+			_try "raw erase of block $b gen $g: $st" [ "$st" = 0x0 ] || return 1
 			echo "@@LNVM RAW $seed $b erase $g 0" >/dev/console
 			for sec in $(seq 0 $((nsec - 1))); do
 				_ocssd_raw_data "$seed" "$g" "$b" "$sec" /tmp/rw
 				_ocssd_raw_oob "$seed" "$g" "$b" "$sec" /tmp/ro
 				st=$(_ocssd_write "$(__ocssd_raw_ppa "$b" "$sec")" /tmp/rw /tmp/ro)
-				[ "$st" = 0x0 ] || { _fail "raw program of block $b sector $sec gen $g: $st"; return 1; }
+				_try "raw program of block $b sector $sec gen $g: $st" [ "$st" = 0x0 ] || return 1
 				echo "@@LNVM RAW $seed $b prog $g $sec" >/dev/console
 			done
 		done
@@ -308,6 +308,6 @@ _ocssd_raw_verify() {
 		done </tmp/raw.got
 		echo "raw block $b: $(sort /tmp/raw.got | uniq -c | awk '{ $1 = $1; printf "%s%s", s, $0; s = ", " }')" >&2
 	done
-	[ "$bad" = 0 ] || { _fail "$bad sectors violate the crash consistency of the device"; return 1; }
+	_try "$bad sectors violate the crash consistency of the device" [ "$bad" = 0 ] || return 1
 	echo "every sector as acknowledged, or as the command in flight may leave it"
 }

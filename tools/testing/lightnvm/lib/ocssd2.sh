@@ -165,7 +165,7 @@ _ocssd2_raw_writer() {
 		for b in $(seq 0 $((n - 1))); do
 			if [ $g -gt 1 ]; then
 				st=$(_ocssd2_reset "$(__ocssd2_raw_lba "$b" 0)")
-				[ "$st" = 0x0 ] || { _fail "raw reset of chunk $b gen $g: $st"; return 1; }
+				_try "raw reset of chunk $b gen $g: $st" [ "$st" = 0x0 ] || return 1
 				echo "@@LNVM RAW2 $seed $b reset $g 0" >/dev/console
 			fi
 			for u in $(seq 0 $((OC2_CLBA / OC2_WS_MIN - 1))); do
@@ -173,7 +173,7 @@ _ocssd2_raw_writer() {
 				_ocssd2_data "$seed" "$g" "$l" "$OC2_WS_MIN" /tmp/rw
 				_ocssd2_oob "$seed" "$g" "$l" "$OC2_WS_MIN" /tmp/ro
 				st=$(_ocssd2_write "$l" "$OC2_WS_MIN" /tmp/rw /tmp/ro)
-				[ "$st" = 0x0 ] || { _fail "raw write of chunk $b unit $u gen $g: $st"; return 1; }
+				_try "raw write of chunk $b unit $u gen $g: $st" [ "$st" = 0x0 ] || return 1
 				echo "@@LNVM RAW2 $seed $b write $g $u" >/dev/console
 			done
 		done
@@ -255,6 +255,6 @@ _ocssd2_raw_verify() {
 		done
 		echo "raw chunk $b: $1 wp $6 wli $3 (last acknowledged: ${last:-none})" >&2
 	done
-	[ "$bad" = 0 ] || { _fail "$bad violations of the crash consistency of the device"; return 1; }
+	_try "$bad violations of the crash consistency of the device" [ "$bad" = 0 ] || return 1
 	echo "every raw chunk as acknowledged, or as the command in flight may leave it"
 }

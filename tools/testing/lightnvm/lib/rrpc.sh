@@ -157,7 +157,7 @@ _rrpc_bytes() {
 # after SKIP commands of the kind (default 0) that go through.
 _rrpc_fault() {
 	_d=$RRPC_DBG/$1/fail_$2
-	[ -d "$_d" ] || { _fail "no fault injection knob $_d"; return 1; }
+	_try "no fault injection knob $_d" [ -d "$_d" ] || return 1
 	echo 0 > "$_d/interval" 2>/dev/null
 	echo 1 > "$_d/interval"
 	# nvm_mem asks should_fail() for 4096 bytes a command: a space of
