@@ -1094,7 +1094,7 @@ static int rrpc_wipe_record_write(struct rrpc *rrpc, struct rrpc_block *rblk,
 	blk = nvm_claim_blk(rrpc->dev, rblk->rlun->parent, rblk->parent->id,
 			    false);
 	if (!blk)
-		return -EBUSY;
+		return -ENOENT;	/* as rrpc_rec_erase_rblk(): not ours to use */
 	ret = rrpc_pbuf_init(rrpc, &pb);
 	if (ret)
 		goto out_put;
@@ -1194,8 +1194,8 @@ static u64 rrpc_wipe_prepare(struct rrpc *rrpc, struct rrpc_rec_state *st)
 			st->probe[b] = RRPC_PROBE_WIPE;
 			return seq;
 		}
-		/* a block gone bad or busy: another, but not every one */
-		if ((ret != -EIO && ret != -EBUSY) ||
+		/* a block gone bad or not claimable: another, not every one */
+		if ((ret != -EIO && ret != -ENOENT) ||
 		    ++tries >= RRPC_WIPE_REC_TRIES)
 			break;
 	}
