@@ -18,6 +18,7 @@
 #include <linux/blk-mq.h>
 #include <linux/highmem.h>
 #include <linux/slab.h>
+#include <kunit/visibility.h>
 #include "rrpc.h"
 #include "rrpc_trace.h"
 
@@ -622,6 +623,7 @@ void rrpc_wb_prepare(struct rrpc *rrpc)
 	init_waitqueue_head(&rrpc->wb.wait);
 	rrpc->wb.oldest = U64_MAX;
 }
+EXPORT_SYMBOL_IF_KUNIT(rrpc_wb_prepare);
 
 /**
  * rrpc_wb_init() - allocate the write buffer
