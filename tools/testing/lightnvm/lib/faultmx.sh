@@ -340,9 +340,12 @@ __mx_st_gc() {
 	fi
 	_mx_w 0 "$n" fsync || { MX_WHY="fill"; return 1; }
 	v0=$(_rrpc_stat rrpc0 gc_victims)
+	# --thread: the job runs in this process, so that the kill of
+	# _mx_cell (remove, umount) or of the teardown stops it; a forked
+	# job would outlive its parent and keep the disk open (EBUSY)
 	fio --name=gc --filename="$(_mx_path)" --rw=randwrite --bs=4k \
 		--direct=1 --ioengine=psync --size=$((n * 4))k --time_based \
-		--runtime=300 --output=/dev/null >/dev/null 2>&1 &
+		--runtime=300 --thread --output=/dev/null >/dev/null 2>&1 &
 	MX_PIDS="$MX_PIDS $!"
 	while [ "$(_rrpc_stat rrpc0 gc_victims)" = "$v0" ]; do
 		[ $i -ge 300 ] && { MX_WHY="GC did not start in 30 s"; return 1; }
