@@ -86,6 +86,10 @@ _mx_expect() {
 	mprog|hprog|hall|unplug) w=fail ;;
 	merase|herase) w=maybe ;;
 	esac
+	# GC reads its victims: in gc, host read errors of GC's reads in a
+	# row make the target dead (rrpc.rst, "Device failure"), and erase
+	# errors retire the victims until no LUN has a free block (nospc)
+	[ $s = gc ] && [ $f = hread ] && w=maybe
 	case $o in
 	read)
 		case $f in
@@ -111,7 +115,8 @@ _mx_expect() {
 		nospc) echo ENOSPC ;;
 		*) case $w in
 		   fail) [ $f = mprog ] && echo "EIO|ENOSPC" || echo EIO ;;
-		   maybe) echo "ok|EIO" ;;
+		   maybe) [ $s = gc ] && [ $f = merase ] && echo "ok|EIO|ENOSPC" ||
+			  echo "ok|EIO" ;;
 		   *) [ $f = slab ] && echo "ok|ENOMEM" || echo ok ;;
 		   esac ;;
 		esac ;;
