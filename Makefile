@@ -198,11 +198,12 @@ crashcheck: deps
 # make faults: every cell of the fault matrix (the VM group faults with
 # LNVM_FAULTS_FULL=1; make check runs a slice of it): one table line per
 # cell, "state S: N cells run, M failed, K unreachable" per state. Long
-# (see Documentation/lightnvm/testing.rst). Not in check.
+# (see Documentation/lightnvm/testing.rst). Not in check. CELLS=S:F:O,...
+# runs only those cells (e.g. the ones a full run failed).
 faults: deps
 	@$(MAKE) --no-print-directory kernel qemu tools initramfs || \
 		{ echo "faults: build failed"; exit 1; }
-	@LNVM_FAULTS_FULL=1 LNVM_LONG=1 LNVM_KERNEL=debug bash $(TOP)/tools/testing/lightnvm/check faults
+	@$(if $(CELLS),LNVM_FAULTS_CELLS=$(CELLS) LNVM_KERNEL=debug bash $(TOP)/tools/testing/lightnvm/check faults/000-slice,LNVM_FAULTS_FULL=1 LNVM_LONG=1 LNVM_KERNEL=debug bash $(TOP)/tools/testing/lightnvm/check faults)
 
 # make demo: DEVICE=mem boots Debian's stock kernel with the out-of-tree
 # modules under Debian's QEMU (no kernel or QEMU build, only the demo's
