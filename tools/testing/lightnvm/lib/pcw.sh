@@ -156,15 +156,18 @@ _pcw_powercut_host() {
 	local _top=$1 _check _log _res _cuts=0 _lost=0 _rc=0 _c _l
 	_check=$_top/tools/testing/lightnvm/check
 	_log=$_top/build/logs/powercut.log
-	_res=$_top/build/results
+	# the runner's reader of result files (results_figures; bash)
+	B=$_top/build
+	. "$_top/tools/testing/lightnvm/lib/host/results.sh"
+	_res=$RESULTS
 	mkdir -p "$_top/build/logs"
 	echo "powercut: $PCW_CUTS + $PCW_EXT4 (ext4) power cuts on nvm_mem"
 	LNVM_VERBOSE=1 LNVM_PCW_CUTS=$PCW_CUTS LNVM_PCW_EXT4=$PCW_EXT4 \
 		bash "$_check" rrpc-durable/003-powercut 2>&1 | tee "$_log.mem"
 	# the figures and the verdict of the run's result file, not its
 	# printed lines (each run of check empties build/results first)
-	_c=$(__pcw_figure "$_res/rrpc-durable/003-powercut" cuts)
-	_l=$(__pcw_figure "$_res/rrpc-durable/003-powercut" lost)
+	_c=$(results_figures rrpc-durable/003-powercut cuts | tail -n 1)
+	_l=$(results_figures rrpc-durable/003-powercut lost | tail -n 1)
 	if [ -z "$_c" ] || [ -z "$_l" ]; then
 		echo "powercut: the nvm_mem run recorded no figures (log: ${_log#"$_top"/}.mem)"
 		_rc=1
@@ -177,8 +180,8 @@ _pcw_powercut_host() {
 
 	echo "powercut: $PCW_QEMU killed boots of QEMU"
 	bash "$_check" --powercut-qemu "$PCW_QEMU" 2>&1 | tee "$_log.qemu"
-	_c=$(__pcw_figure "$_res/ocssd-powercut/summary" cuts)
-	_l=$(__pcw_figure "$_res/ocssd-powercut/summary" lost)
+	_c=$(results_figures ocssd-powercut/summary cuts | tail -n 1)
+	_l=$(results_figures ocssd-powercut/summary lost | tail -n 1)
 	if [ -z "$_c" ] || [ -z "$_l" ]; then
 		echo "powercut: the QEMU run recorded no summary (log: ${_log#"$_top"/}.qemu)"
 		_rc=1
@@ -193,11 +196,6 @@ _pcw_powercut_host() {
 	[ "$_lost" = 0 ] || _rc=1
 	echo "$_cuts cuts, $_lost flushed sectors lost"
 	return $_rc
-}
-
-# __pcw_figure RESULT-FILE KEY: a figure of a result file (_figure)
-__pcw_figure() {
-	sed -n "s/^figure\.$2=//p" "$1" 2>/dev/null | tail -n 1
 }
 
 if [ "${1:-}" = powercut ]; then
