@@ -368,6 +368,19 @@ __mx_st_recovery() {
 	lnvm remove -n rrpc0 >/dev/null || { MX_WHY="remove"; return 1; }
 }
 
+# __mx_st_wait STATE: rrpc0's state becomes STATE within 10 s. The
+# flush that fails into it can complete first: the last LUN's GC work
+# item sets nospc (or the last failed command dead) a moment later.
+__mx_st_wait() {
+	local i=0 st
+
+	while st=$(_rrpc_stat rrpc0 state); [ "$st" != "$1" ]; do
+		[ $i -ge 100 ] && { MX_WHY="state $st, not $1 after 10 s"; return 1; }
+		sleep 0.1
+		i=$((i + 1))
+	done
+}
+
 __mx_st_nospc() {
 	_mx_base || return 1
 	_mx_w 64 400 fsync || { MX_WHY="write"; return 1; }
@@ -376,8 +389,7 @@ __mx_st_nospc() {
 	# has a free block
 	_mx_run_bounded "flush into nospc" _mx_w 464 8 fsync || return 1
 	_rrpc_fault $MX_DEV write 0 0
-	[ "$(_rrpc_stat rrpc0 state)" = nospc ] ||
-		{ MX_WHY="state $(_rrpc_stat rrpc0 state), not nospc"; return 1; }
+	__mx_st_wait nospc
 }
 
 __mx_st_dead() {
@@ -387,8 +399,7 @@ __mx_st_dead() {
 	_mx_run_bounded "flush into dead" _mx_w 64 16 fsync || return 1
 	_rrpc_fault $MX_DEV host 0 0
 	echo 7 > $RRPC_DBG/$MX_DEV/fail_host_ops
-	[ "$(_rrpc_stat rrpc0 state)" = dead ] ||
-		{ MX_WHY="state $(_rrpc_stat rrpc0 state), not dead"; return 1; }
+	__mx_st_wait dead
 }
 
 # ------------------------------------------------------------ the cells
