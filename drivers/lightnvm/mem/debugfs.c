@@ -3,7 +3,7 @@
  * nvm_mem: debugfs files of an instance, /sys/kernel/debug/nvm_mem/<name>/:
  * "stats" (counters as "key value" lines), "erase_counts" (one line per
  * LUN, one count per block), "lun_busy_ns" and "ch_busy_ns" (busy time of
- * the timing model), "memory" (sectors held in memory), the
+ * the timing model), "memory" (what programmed sectors hold), the
  * fault injection directories when configured (fault.c), and with
  * CONFIG_NVM_DEBUG the test-only "test_io" hook.
  */
@@ -106,16 +106,30 @@ static int nvm_mem_ch_busy_ns_show(struct seq_file *s, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(nvm_mem_ch_busy_ns);
 
+/*
+ * What the programmed sectors hold: "key value" lines (see nvm_mem.rst),
+ * zero before the first power-on.
+ */
 static int nvm_mem_memory_show(struct seq_file *s, void *unused)
 {
 	struct nvm_mem_dev *dev = s->private;
-	long n = 0;
+	struct nvm_mem_media *m;
+	long sects = 0, pages = 0, segs = 0;
+	u64 bytes = 0;
 
 	mutex_lock(&dev->lock);
-	if (dev->media)
-		n = atomic_long_read(&dev->media->nr_sects);
+	m = dev->media;
+	if (m) {
+		sects = atomic_long_read(&m->nr_sects);
+		pages = atomic_long_read(&m->nr_pages);
+		segs = atomic_long_read(&m->nr_segs);
+		bytes = nvm_mem_media_bytes(m);
+	}
 	mutex_unlock(&dev->lock);
-	seq_printf(s, "stored_sectors %ld\n", n);
+	seq_printf(s, "stored_sectors %ld\n", sects);
+	seq_printf(s, "data_pages %ld\n", pages);
+	seq_printf(s, "record_segments %ld\n", segs);
+	seq_printf(s, "bytes %llu\n", bytes);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(nvm_mem_memory);

@@ -49,6 +49,8 @@ module_param_named(factory_bad, nvm_mem_params.factory_bad, uint, 0444);
 MODULE_PARM_DESC(factory_bad, "Factory bad (block, plane) entries per device. Default: 0");
 module_param_named(bb_seed, nvm_mem_params.bb_seed, uint, 0444);
 MODULE_PARM_DESC(bb_seed, "Seed choosing the factory bad blocks. Default: 1");
+module_param_named(data, nvm_mem_params.data, uint, 0444);
+MODULE_PARM_DESC(data, "1: keep a page of data for every programmed sector; 0: keep only the 8-byte word of a sector whose 4 KiB are that word repeated (OOB bytes and state always). Default: 1");
 
 static unsigned long long nvm_mem_cut_seed = NVM_MEM_DEFAULT_CUT_SEED;
 module_param_named(cut_seed, nvm_mem_cut_seed, ullong, 0444);

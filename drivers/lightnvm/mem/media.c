@@ -9,9 +9,12 @@
  * torn sectors read back as media errors until their block is erased.
  * Pure logic with no call into the LightNVM core, so that the KUnit suite
  * in media_test.c drives it directly. Memory is only held for programmed
- * sectors (one page each) and is given back by the erase of their block.
+ * sectors and is given back by the erase of their block: a record (state,
+ * OOB bytes) per sector in page-sized segments, and its data: a page, or
+ * with data=0 the sector's word when its 4 KiB are one word repeated.
  */
 
+#include <linux/highmem.h>
 #include <linux/kernel.h>
 #include <linux/log2.h>
 #include <linux/math64.h>
@@ -43,6 +46,7 @@ static const struct nvm_mem_field {
 	  NVM_MEM_MAX_OOB },
 	{ "factory_bad", offsetof(struct nvm_mem_cfg, factory_bad), 0, U32_MAX },
 	{ "bb_seed", offsetof(struct nvm_mem_cfg, bb_seed), 0, U32_MAX },
+	{ "data", offsetof(struct nvm_mem_cfg, data), 0, 1 },
 };
 
 static int nvm_mem_field_check(const struct nvm_mem_field *f, u32 v,
@@ -302,17 +306,115 @@ static bool nvm_mem_is_bad(u8 state)
 }
 
 /*
- * What the xarray holds for a sector torn by a power cut: a value entry,
- * never a pointer to a struct nvm_mem_sect. It holds no memory.
+ * Sector records (struct nvm_mem_media): segment @off / seg_secs of the
+ * table of plane-block @bp holds the record of sector @off of that plane,
+ * at (@off % seg_secs) * rec_size: its state (a byte), its OOB bytes and,
+ * with data=0, its word (unaligned). The last segment of a plane-block
+ * holds only the sectors left.
  */
-static void *nvm_mem_torn_entry(void)
+
+/* Bytes of segment @k of a plane-block. */
+static u32 nvm_mem_seg_bytes(const struct nvm_mem_media *m, u32 k)
 {
-	return xa_mk_value(1);
+	return min(m->seg_secs, m->sec_per_plblk - k * m->seg_secs) *
+	       m->rec_size;
 }
 
-static bool nvm_mem_is_torn(const void *entry)
+/* The record of sector @off of plane-block @bp, or NULL. */
+static u8 *nvm_mem_rec(const struct nvm_mem_media *m, u32 bp, u32 off)
 {
-	return xa_is_value(entry);
+	u8 **tbl = m->recs[bp];
+	u8 *seg = tbl ? tbl[off / m->seg_secs] : NULL;
+
+	return seg ? seg + off % m->seg_secs * m->rec_size : NULL;
+}
+
+static u8 *nvm_mem_rec_oob(u8 *rec)
+{
+	return rec + 1;
+}
+
+/* data=0 only */
+static u64 nvm_mem_rec_word(const struct nvm_mem_media *m, const u8 *rec)
+{
+	u64 w;
+
+	memcpy(&w, rec + 1 + m->cfg.oob_size, sizeof(w));
+	return w;
+}
+
+/* The state of sector @off of plane-block @bp, under the LUN lock. */
+static u8 nvm_mem_state(const struct nvm_mem_media *m, u32 bp, u32 off)
+{
+	u8 *rec = nvm_mem_rec(m, bp, off);
+
+	return rec ? *rec : NVM_MEM_S_NONE;
+}
+
+/*
+ * Under the LUN lock: the record of sector @off of plane-block @bp,
+ * installing the spare table *@tbl and segment *@seg where they are
+ * missing (the pointers are cleared when taken). NULL when a spare that
+ * was needed is missing.
+ */
+static u8 *nvm_mem_seg_install(struct nvm_mem_media *m, u32 bp, u32 off,
+			       u8 ***tbl, u8 **seg)
+{
+	u32 k = off / m->seg_secs;
+
+	if (!m->recs[bp]) {
+		if (!*tbl)
+			return NULL;
+		m->recs[bp] = *tbl;
+		*tbl = NULL;
+		atomic_long_inc(&m->nr_tbls);
+		atomic_long_add(kmalloc_size_roundup(m->tbl_size),
+				&m->rec_bytes);
+	}
+	if (!m->recs[bp][k]) {
+		if (!*seg)
+			return NULL;
+		m->recs[bp][k] = *seg;
+		*seg = NULL;
+		atomic_long_inc(&m->nr_segs);
+		atomic_long_add(kmalloc_size_roundup(nvm_mem_seg_bytes(m, k)),
+				&m->rec_bytes);
+	}
+	return m->recs[bp][k] + off % m->seg_secs * m->rec_size;
+}
+
+/*
+ * Allocate the spares that are missing for sector @off; false when out
+ * of memory.
+ */
+static bool nvm_mem_seg_spares(const struct nvm_mem_media *m, u32 off,
+			       u8 ***tbl, u8 **seg, gfp_t gfp)
+{
+	if (!*tbl)
+		*tbl = kzalloc(m->tbl_size, gfp);
+	if (!*seg)
+		*seg = kzalloc(nvm_mem_seg_bytes(m, off / m->seg_secs), gfp);
+	return *tbl && *seg;
+}
+
+/* Free a segment table taken off the media, with its segments. */
+static void nvm_mem_tbl_free(struct nvm_mem_media *m, u8 **tbl)
+{
+	u32 k;
+
+	if (!tbl)
+		return;
+	for (k = 0; k < m->segs_per_plblk; k++) {
+		if (!tbl[k])
+			continue;
+		kfree(tbl[k]);
+		atomic_long_dec(&m->nr_segs);
+		atomic_long_sub(kmalloc_size_roundup(nvm_mem_seg_bytes(m, k)),
+				&m->rec_bytes);
+	}
+	kfree(tbl);
+	atomic_long_dec(&m->nr_tbls);
+	atomic_long_sub(kmalloc_size_roundup(m->tbl_size), &m->rec_bytes);
 }
 
 /**
@@ -361,6 +463,12 @@ static void nvm_mem_mark_factory_bad(struct nvm_mem_media *m, u32 total)
 	}
 }
 
+/* (LUN, block, plane) entries of the media */
+static u32 nvm_mem_nr_plblks(const struct nvm_mem_media *m)
+{
+	return m->nr_luns * m->cfg.num_blk * m->cfg.num_pln;
+}
+
 /**
  * nvm_mem_media_create() - allocate empty, erased media
  * @cfg: validated geometry
@@ -384,14 +492,21 @@ struct nvm_mem_media *nvm_mem_media_create(const struct nvm_mem_cfg *cfg)
 	nvm_mem_make_ppaf(cfg, &m->ppaf);
 	m->nr_luns = cfg->num_ch * cfg->num_lun;
 	m->sec_per_plblk = cfg->num_pg * cfg->sec_per_pg;
-	total = m->nr_luns * cfg->num_blk * cfg->num_pln;
+	m->rec_size = 1 + cfg->oob_size + (cfg->data ? 0 : sizeof(u64));
+	m->seg_secs = min_t(u32, m->sec_per_plblk, PAGE_SIZE / m->rec_size);
+	m->segs_per_plblk = DIV_ROUND_UP(m->sec_per_plblk, m->seg_secs);
+	m->tbl_size = m->segs_per_plblk * sizeof(*m->recs[0]);
+	total = nvm_mem_nr_plblks(m);
 
 	m->sects = kcalloc(m->nr_luns, sizeof(*m->sects), GFP_KERNEL);
 	if (!m->sects)
 		goto err_free_media;
+	m->recs = kvcalloc(total, sizeof(*m->recs), GFP_KERNEL);
+	if (!m->recs)
+		goto err_free_sects;
 	m->wp = kvcalloc(total, sizeof(*m->wp), GFP_KERNEL);
 	if (!m->wp)
-		goto err_free_sects;
+		goto err_free_recs;
 	m->bbt = kvzalloc(total, GFP_KERNEL);
 	if (!m->bbt)
 		goto err_free_wp;
@@ -411,48 +526,13 @@ err_free_bbt:
 	kvfree(m->bbt);
 err_free_wp:
 	kvfree(m->wp);
+err_free_recs:
+	kvfree(m->recs);
 err_free_sects:
 	kfree(m->sects);
 err_free_media:
 	kfree(m);
 	return NULL;
-}
-
-/**
- * nvm_mem_sect_alloc() - allocate room for one programmed sector
- * @m: the media (for its OOB size)
- * @gfp: allocation flags
- *
- * Return: the sector, OOB bytes uninitialised, or %NULL.
- */
-struct nvm_mem_sect *nvm_mem_sect_alloc(const struct nvm_mem_media *m,
-					gfp_t gfp)
-{
-	struct nvm_mem_sect *s;
-
-	s = kmalloc(struct_size(s, oob, m->cfg.oob_size), gfp);
-	if (!s)
-		return NULL;
-	s->page = alloc_page(gfp);
-	if (!s->page) {
-		kfree(s);
-		return NULL;
-	}
-	return s;
-}
-
-/**
- * nvm_mem_sect_free() - free a sector from nvm_mem_sect_alloc()
- * @s: the sector, or %NULL
- *
- * Context: any.
- */
-void nvm_mem_sect_free(struct nvm_mem_sect *s)
-{
-	if (!s)
-		return;
-	__free_page(s->page);
-	kfree(s);
 }
 
 /**
@@ -463,23 +543,232 @@ void nvm_mem_sect_free(struct nvm_mem_sect *s)
  */
 void nvm_mem_media_free(struct nvm_mem_media *m)
 {
-	struct nvm_mem_sect *s;
+	struct page *page;
 	unsigned long idx;
-	u32 l;
+	u32 l, bp;
 
 	if (!m)
 		return;
 	for (l = 0; l < m->nr_luns; l++) {
-		xa_for_each(&m->sects[l], idx, s)
-			if (!nvm_mem_is_torn(s))
-				nvm_mem_sect_free(s);
+		xa_for_each(&m->sects[l], idx, page)
+			__free_page(page);
 		xa_destroy(&m->sects[l]);
 	}
+	for (bp = 0; bp < nvm_mem_nr_plblks(m); bp++)
+		nvm_mem_tbl_free(m, m->recs[bp]);
 	kvfree(m->erase_count);
 	kvfree(m->bbt);
 	kvfree(m->wp);
+	kvfree(m->recs);
 	kfree(m->sects);
 	kfree(m);
+}
+
+/**
+ * nvm_mem_media_clone() - a copy of the media
+ * @src: the media; nothing may change it meanwhile
+ *
+ * Copies what is programmed (data, OOB bytes, states), the write
+ * pointers, the bad block table and the erase counts; the counters but
+ * the memory ones start at zero, the power is on and the cut sequence
+ * starts from the default seed.
+ *
+ * Context: process, may sleep.
+ * Return: the copy or %NULL when out of memory.
+ */
+struct nvm_mem_media *nvm_mem_media_clone(const struct nvm_mem_media *src)
+{
+	u32 total = nvm_mem_nr_plblks(src), bp, k, l;
+	struct nvm_mem_media *m;
+	struct page *page, *p;
+	unsigned long idx;
+
+	m = nvm_mem_media_create(&src->cfg);
+	if (!m)
+		return NULL;
+	memcpy(m->wp, src->wp, total * sizeof(*m->wp));
+	memcpy(m->bbt, src->bbt, total);
+	memcpy(m->erase_count, src->erase_count,
+	       src->nr_luns * src->cfg.num_blk * sizeof(*m->erase_count));
+	for (bp = 0; bp < total; bp++) {
+		if (!src->recs[bp])
+			continue;
+		m->recs[bp] = kzalloc(m->tbl_size, GFP_KERNEL);
+		if (!m->recs[bp])
+			goto err_free_media;
+		atomic_long_inc(&m->nr_tbls);
+		atomic_long_add(kmalloc_size_roundup(m->tbl_size),
+				&m->rec_bytes);
+		for (k = 0; k < m->segs_per_plblk; k++) {
+			u32 size = nvm_mem_seg_bytes(m, k);
+
+			if (!src->recs[bp][k])
+				continue;
+			m->recs[bp][k] = kmemdup(src->recs[bp][k], size,
+						 GFP_KERNEL);
+			if (!m->recs[bp][k])
+				goto err_free_media;
+			atomic_long_inc(&m->nr_segs);
+			atomic_long_add(kmalloc_size_roundup(size),
+					&m->rec_bytes);
+		}
+	}
+	for (l = 0; l < src->nr_luns; l++) {
+		xa_for_each(&src->sects[l], idx, page) {
+			p = alloc_page(GFP_KERNEL);
+			if (!p)
+				goto err_free_media;
+			copy_highpage(p, page);
+			if (xa_err(xa_store(&m->sects[l], idx, p, GFP_KERNEL))) {
+				__free_page(p);
+				goto err_free_media;
+			}
+			atomic_long_inc(&m->nr_pages);
+		}
+	}
+	atomic_long_set(&m->nr_sects, atomic_long_read(&src->nr_sects));
+	return m;
+
+err_free_media:
+	nvm_mem_media_free(m);
+	return NULL;
+}
+
+/**
+ * nvm_mem_media_bytes() - memory held for what is programmed
+ * @m: the media
+ *
+ * Data pages, record segments and their tables, as the allocator rounds
+ * them; not the per-block state allocated with the media (write pointers,
+ * bad block table, erase counts, the tables' pointers).
+ *
+ * Context: any.
+ * Return: bytes.
+ */
+u64 nvm_mem_media_bytes(const struct nvm_mem_media *m)
+{
+	return (u64)atomic_long_read(&m->nr_pages) * PAGE_SIZE +
+	       atomic_long_read(&m->rec_bytes);
+}
+
+/*
+ * Whether the @n bytes at @p, found at offset @pos of a sector, are those
+ * of the sector's word @word repeated.
+ */
+static bool nvm_mem_same(const u8 *p, size_t n, size_t pos, u64 word)
+{
+	const u8 *w = (const u8 *)&word;
+
+	for (; n && (pos % 8 || !IS_ALIGNED((unsigned long)p, 8)); n--)
+		if (*p++ != w[pos++ % 8])
+			return false;
+	for (; n >= 8; n -= 8, p += 8, pos += 8)
+		if (*(const u64 *)p != word)
+			return false;
+	for (; n; n--)
+		if (*p++ != w[pos++ % 8])
+			return false;
+	return true;
+}
+
+/* Whether the sector at @iter of @bio is its first 8 bytes repeated. */
+static bool nvm_mem_bio_is_word(struct bio *bio, struct bvec_iter iter,
+				u64 *word)
+{
+	struct bvec_iter it = iter;
+	size_t pos = 0;
+
+	nvm_mem_bio_copy(bio, &it, word, sizeof(*word), false);
+	while (pos < NVM_MEM_SEC_SIZE && iter.bi_size) {
+		struct bio_vec bv = bio_iter_iovec(bio, iter);
+		unsigned int n = min_t(size_t, bv.bv_len,
+				       NVM_MEM_SEC_SIZE - pos);
+		void *p = bvec_kmap_local(&bv);
+		bool same = nvm_mem_same(p, n, pos, *word);
+
+		kunmap_local(p);
+		if (!same)
+			return false;
+		bio_advance_iter_single(bio, &iter, n);
+		pos += n;
+	}
+	return pos == NVM_MEM_SEC_SIZE;
+}
+
+static void nvm_mem_sect_oob(const struct nvm_mem_media *m,
+			     struct nvm_mem_sect *s, const u8 *oob)
+{
+	if (oob)
+		memcpy(s->oob, oob, m->cfg.oob_size);
+	else
+		memset(s->oob, 0xff, m->cfg.oob_size);
+}
+
+/**
+ * nvm_mem_sect_set() - prepare what the program of one sector stores
+ * @m: the media
+ * @s: filled in; release it with nvm_mem_sect_put()
+ * @buf: the sector's 4 KiB
+ * @oob: its OOB bytes, or %NULL for 0xff
+ * @gfp: allocation flags for its page
+ *
+ * With data=0, a sector whose 4 KiB are its first 8 bytes repeated is
+ * stored as those 8 bytes; any other sector (every sector with data=1)
+ * takes a page, allocated here.
+ *
+ * Context: any; may sleep only if @gfp allows it.
+ * Return: 0, or -ENOMEM (nothing to release).
+ */
+int nvm_mem_sect_set(const struct nvm_mem_media *m, struct nvm_mem_sect *s,
+		     const void *buf, const u8 *oob, gfp_t gfp)
+{
+	nvm_mem_sect_oob(m, s, oob);
+	memcpy(&s->word, buf, sizeof(s->word));
+	s->page = NULL;
+	if (!m->cfg.data && nvm_mem_same(buf, NVM_MEM_SEC_SIZE, 0, s->word))
+		return 0;
+	s->page = alloc_page(gfp);
+	if (!s->page)
+		return -ENOMEM;
+	memcpy(page_address(s->page), buf, NVM_MEM_SEC_SIZE);
+	return 0;
+}
+
+/*
+ * nvm_mem_sect_set() from the sector at @iter of @bio; @iter is advanced
+ * past it on success.
+ */
+static int nvm_mem_sect_set_bio(const struct nvm_mem_media *m,
+				struct nvm_mem_sect *s, struct bio *bio,
+				struct bvec_iter *iter, const u8 *oob,
+				gfp_t gfp)
+{
+	nvm_mem_sect_oob(m, s, oob);
+	s->page = NULL;
+	if (!m->cfg.data && nvm_mem_bio_is_word(bio, *iter, &s->word)) {
+		bio_advance_iter(bio, iter, NVM_MEM_SEC_SIZE);
+		return 0;
+	}
+	s->page = alloc_page(gfp);
+	if (!s->page)
+		return -ENOMEM;
+	nvm_mem_bio_copy(bio, iter, page_address(s->page), NVM_MEM_SEC_SIZE,
+			 false);
+	memcpy(&s->word, page_address(s->page), sizeof(s->word));
+	return 0;
+}
+
+/**
+ * nvm_mem_sect_put() - release what nvm_mem_sect_set() prepared
+ * @s: the sector; its page if the media did not take it
+ *
+ * Context: any.
+ */
+void nvm_mem_sect_put(struct nvm_mem_sect *s)
+{
+	if (s->page)
+		__free_page(s->page);
+	s->page = NULL;
 }
 
 /**
@@ -522,17 +811,46 @@ static void nvm_mem_fill_empty(const struct nvm_mem_media *m, struct bio *bio,
 		memset(oob, 0xff, m->cfg.oob_size);
 }
 
+/* The data of a sector whose 4 KiB are @word repeated. */
+static void nvm_mem_fill_word(struct bio *bio, struct bvec_iter *iter,
+			      u64 word)
+{
+	u64 buf[32];
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(buf); i++)
+		buf[i] = word;
+	for (i = 0; i < NVM_MEM_SEC_SIZE / sizeof(buf); i++)
+		nvm_mem_bio_copy(bio, iter, buf, sizeof(buf), true);
+}
+
+/* Under the LUN lock: the record of a sector programmed (@s) or torn. */
+static void nvm_mem_rec_set(const struct nvm_mem_media *m, u8 *rec,
+			    const struct nvm_mem_sect *s)
+{
+	if (!s) {
+		*rec = NVM_MEM_S_TORN;
+		return;
+	}
+	memcpy(nvm_mem_rec_oob(rec), s->oob, m->cfg.oob_size);
+	if (!m->cfg.data)
+		memcpy(rec + 1 + m->cfg.oob_size, &s->word, sizeof(s->word));
+	*rec = s->page ? NVM_MEM_S_PAGE : NVM_MEM_S_WORD;
+}
+
 /*
- * Store @entry (a struct nvm_mem_sect, or the torn marker) as the sector at
- * @ppa, following the NAND rules; with @fail consume the sector instead.
+ * Store @s (or, if NULL, a torn sector) as the sector at @ppa, following
+ * the NAND rules; with @fail consume the sector instead.
  */
-static int nvm_mem_store(struct nvm_mem_media *m, u64 ppa, void *entry,
-			 bool fail, gfp_t gfp)
+static int nvm_mem_store(struct nvm_mem_media *m, u64 ppa,
+			 const struct nvm_mem_sect *s, bool fail, gfp_t gfp)
 {
 	int ret = NVM_RSP_ERR_FAILWRITE;
+	u8 **tbl = NULL, *seg = NULL, *rec = NULL;
 	struct nvm_mem_addr a;
 	struct xarray *xa;
 	unsigned long idx, flags;
+	bool nomem = false;
 	u32 bp, off;
 	void *old;
 
@@ -544,33 +862,49 @@ static int nvm_mem_store(struct nvm_mem_media *m, u64 ppa, void *entry,
 	idx = nvm_mem_sidx(m, &a);
 
 	/* index nodes are allocated here, where the caller may sleep */
-	if (!fail && gfpflags_allow_blocking(gfp) &&
+	if (!fail && s && s->page && gfpflags_allow_blocking(gfp) &&
 	    xa_reserve_irq(xa, idx, gfp))
 		return NVM_MEM_RSP_NOMEM;
 
 	xa_lock_irqsave(xa, flags);
-	if (nvm_mem_is_bad(m->bbt[bp]) || m->wp[bp] != off)
-		goto unlock;
-	if (fail) {
-		m->wp[bp]++;
-		goto unlock;
+	for (;;) {
+		if (nvm_mem_is_bad(m->bbt[bp]) || m->wp[bp] != off)
+			goto unlock;
+		if (fail) {
+			m->wp[bp]++;
+			goto unlock;
+		}
+		rec = nvm_mem_seg_install(m, bp, off, &tbl, &seg);
+		if (rec || nomem)
+			break;
+		/* the record's memory, allocated where the caller may sleep */
+		xa_unlock_irqrestore(xa, flags);
+		nomem = !nvm_mem_seg_spares(m, off, &tbl, &seg, gfp);
+		xa_lock_irqsave(xa, flags);
 	}
-	old = __xa_store(xa, idx, entry, GFP_ATOMIC | __GFP_NOWARN);
-	if (xa_is_err(old)) {
-		ret = NVM_MEM_RSP_NOMEM;
+	ret = NVM_MEM_RSP_NOMEM;
+	if (!rec)
 		goto unlock;
+	if (s && s->page) {
+		old = __xa_store(xa, idx, s->page, GFP_ATOMIC | __GFP_NOWARN);
+		if (xa_is_err(old))
+			goto unlock;
+		if (WARN_ON_ONCE(old && !xa_is_zero(old))) {
+			/* not reachable: sectors at or past wp hold no page */
+			__xa_store(xa, idx, old, GFP_ATOMIC);
+			ret = NVM_RSP_ERR_FAILWRITE;
+			goto unlock;
+		}
 	}
-	if (WARN_ON_ONCE(old && !xa_is_zero(old))) {
-		/* not reachable: sectors at or past wp are never stored */
-		__xa_store(xa, idx, old, GFP_ATOMIC);
-		goto unlock;
-	}
+	nvm_mem_rec_set(m, rec, s);
 	m->wp[bp]++;
 	ret = NVM_RSP_SUCCESS;
 unlock:
 	if (ret)
 		__xa_cmpxchg(xa, idx, XA_ZERO_ENTRY, NULL, 0);
 	xa_unlock_irqrestore(xa, flags);
+	kfree(seg);
+	kfree(tbl);
 	return ret;
 }
 
@@ -578,12 +912,12 @@ unlock:
  * nvm_mem_media_program() - program one sector
  * @m: the media
  * @ppa: device-format address
- * @sp: the sector's data and OOB (from nvm_mem_sect_alloc()); the media
- *	takes it and sets *@sp to %NULL on success, the caller frees it
- *	otherwise
+ * @s: the sector's data and OOB bytes (from nvm_mem_sect_set()); on
+ *	success the media takes its page and sets @s->page to %NULL, the
+ *	caller releases @s with nvm_mem_sect_put() either way
  * @fail: inject a program failure (the sector is consumed, nothing stored)
- * @gfp: allocation flags for the index; may allow sleeping only if the
- *	caller may sleep
+ * @gfp: allocation flags for the sector's record and index; may allow
+ *	sleeping only if the caller may sleep
  *
  * Fails when the address is beyond the geometry, the block is bad in that
  * plane, the sector is not the next one to program in its (block, plane)
@@ -593,20 +927,23 @@ unlock:
  *
  * Context: any.
  * Return: %NVM_RSP_SUCCESS, %NVM_RSP_ERR_FAILWRITE, or %NVM_MEM_RSP_NOMEM
- * when there was no memory for the index (nothing stored).
+ * when there was no memory for the record or the index (nothing stored).
  */
 int nvm_mem_media_program(struct nvm_mem_media *m, u64 ppa,
-			  struct nvm_mem_sect **sp, bool fail, gfp_t gfp)
+			  struct nvm_mem_sect *s, bool fail, gfp_t gfp)
 {
-	int ret = nvm_mem_store(m, ppa, *sp, fail, gfp);
+	int ret = nvm_mem_store(m, ppa, s, fail, gfp);
 
 	if (ret) {
 		atomic64_inc(&m->stats.write_errors);
-	} else {
-		*sp = NULL;
-		atomic_long_inc(&m->nr_sects);
-		atomic64_inc(&m->stats.media_write_sectors);
+		return ret;
 	}
+	if (s->page) {
+		s->page = NULL;
+		atomic_long_inc(&m->nr_pages);
+	}
+	atomic_long_inc(&m->nr_sects);
+	atomic64_inc(&m->stats.media_write_sectors);
 	return ret;
 }
 
@@ -614,17 +951,18 @@ int nvm_mem_media_program(struct nvm_mem_media *m, u64 ppa,
  * nvm_mem_media_tear() - tear one sector, as a program cut by a power loss
  * @m: the media
  * @ppa: device-format address
- * @gfp: allocation flags for the index
+ * @gfp: allocation flags for the sector's record
  *
  * The sector counts as programmed (the write pointer moves past it) and
  * reads back as a media error. Does nothing where the program would have
- * failed. Used by power cuts and by the replay of record.c.
+ * failed, nor without memory for the record. Used by power cuts and by
+ * the replay of record.c.
  *
  * Context: any; may sleep only if @gfp allows it.
  */
 void nvm_mem_media_tear(struct nvm_mem_media *m, u64 ppa, gfp_t gfp)
 {
-	nvm_mem_store(m, ppa, nvm_mem_torn_entry(), false, gfp);
+	nvm_mem_store(m, ppa, NULL, false, gfp);
 }
 
 /**
@@ -636,10 +974,12 @@ void nvm_mem_media_tear(struct nvm_mem_media *m, u64 ppa, gfp_t gfp)
  * @oob: destination of the OOB bytes, or %NULL
  * @fail: inject an uncorrectable read error
  *
- * A sector not programmed since the last erase of its block reads as
- * zeroes with OOB bytes 0xff and status %NVM_RSP_ERR_EMPTYPAGE; so do a
- * failed read (%NVM_RSP_ERR_FAILECC: address beyond the geometry, sector
- * torn by a power cut, injection). Bad blocks can be read.
+ * A sector reads back exactly as it was programmed, whether its data is
+ * a page or a word (data=0). A sector not programmed since the last erase
+ * of its block reads as zeroes with OOB bytes 0xff and status
+ * %NVM_RSP_ERR_EMPTYPAGE; so do a failed read (%NVM_RSP_ERR_FAILECC:
+ * address beyond the geometry, sector torn by a power cut, injection).
+ * Bad blocks can be read.
  *
  * Context: any.
  * Return: %NVM_RSP_SUCCESS, %NVM_RSP_ERR_EMPTYPAGE or %NVM_RSP_ERR_FAILECC.
@@ -647,29 +987,38 @@ void nvm_mem_media_tear(struct nvm_mem_media *m, u64 ppa, gfp_t gfp)
 int nvm_mem_media_read(struct nvm_mem_media *m, u64 ppa, struct bio *bio,
 		       struct bvec_iter *iter, u8 *oob, bool fail)
 {
-	struct nvm_mem_sect *s;
+	u8 state = NVM_MEM_S_NONE, *rec = NULL;
 	struct nvm_mem_addr a;
+	struct page *page;
 	struct xarray *xa;
 	unsigned long flags;
-	bool torn = false;
+	u32 bp, off;
 
 	if (fail || nvm_mem_decode(m, ppa, &a))
 		goto err;
 	xa = &m->sects[a.lun];
+	bp = nvm_mem_bp(m, a.lun, a.blk, a.pl);
+	off = a.pg * m->cfg.sec_per_pg + a.sec;
 	xa_lock_irqsave(xa, flags);
-	s = xa_load(xa, nvm_mem_sidx(m, &a));
-	if (nvm_mem_is_torn(s)) {
-		torn = true;
-	} else if (s) {
-		nvm_mem_bio_copy(bio, iter, page_address(s->page),
-				 NVM_MEM_SEC_SIZE, true);
-		if (oob)
-			memcpy(oob, s->oob, m->cfg.oob_size);
+	rec = nvm_mem_rec(m, bp, off);
+	if (rec)
+		state = *rec;
+	if (state == NVM_MEM_S_WORD) {
+		nvm_mem_fill_word(bio, iter, nvm_mem_rec_word(m, rec));
+	} else if (state == NVM_MEM_S_PAGE) {
+		page = xa_load(xa, nvm_mem_sidx(m, &a));
+		if (WARN_ON_ONCE(!page))
+			state = NVM_MEM_S_TORN;	/* not reachable */
+		else
+			nvm_mem_bio_copy(bio, iter, page_address(page),
+					 NVM_MEM_SEC_SIZE, true);
 	}
+	if (oob && (state == NVM_MEM_S_WORD || state == NVM_MEM_S_PAGE))
+		memcpy(oob, nvm_mem_rec_oob(rec), m->cfg.oob_size);
 	xa_unlock_irqrestore(xa, flags);
-	if (torn)
+	if (state == NVM_MEM_S_TORN)
 		goto err;
-	if (!s) {
+	if (state == NVM_MEM_S_NONE) {
 		nvm_mem_fill_empty(m, bio, iter, oob);
 		atomic64_inc(&m->stats.empty_reads);
 		return NVM_RSP_ERR_EMPTYPAGE;
@@ -690,21 +1039,22 @@ err:
  *	but range checked)
  * @fail: inject an erase failure (the block is left as it was)
  *
- * Frees the memory of every sector of the block, forgets its torn sectors
- * and resets the write pointers of its planes. Fails if any plane of the
- * block is bad.
+ * Frees the memory of every sector of the block (pages, records), forgets
+ * its torn sectors and resets the write pointers of its planes. Fails if
+ * any plane of the block is bad.
  *
  * Context: any.
  * Return: %NVM_RSP_SUCCESS or %NVM_RSP_ERR_FAILERASE.
  */
 int nvm_mem_media_erase(struct nvm_mem_media *m, u64 ppa, bool fail)
 {
+	u8 **old[4] = {};	/* num_pln is at most 4 */
 	int ret = NVM_RSP_ERR_FAILERASE;
+	long freed = 0, pages = 0;
 	struct nvm_mem_addr a;
 	struct xarray *xa;
-	unsigned long flags;
+	unsigned long flags, idx;
 	u32 bp0, pl, off;
-	long freed = 0;
 
 	if (nvm_mem_decode(m, ppa, &a))
 		goto out;
@@ -721,15 +1071,22 @@ int nvm_mem_media_erase(struct nvm_mem_media *m, u64 ppa, bool fail)
 		a.pl = pl;
 		a.pg = 0;
 		a.sec = 0;
+		idx = nvm_mem_sidx(m, &a);
 		for (off = 0; off < m->wp[bp0 + pl]; off++) {
-			struct nvm_mem_sect *s;
+			u8 state = nvm_mem_state(m, bp0 + pl, off);
 
-			s = __xa_erase(xa, nvm_mem_sidx(m, &a) + off);
-			if (s && !nvm_mem_is_torn(s)) {
-				nvm_mem_sect_free(s);
+			if (state == NVM_MEM_S_WORD || state == NVM_MEM_S_PAGE)
 				freed++;
+			if (state == NVM_MEM_S_PAGE) {
+				struct page *page = __xa_erase(xa, idx + off);
+
+				if (page)
+					__free_page(page);
+				pages++;
 			}
 		}
+		old[pl] = m->recs[bp0 + pl];
+		m->recs[bp0 + pl] = NULL;
 		m->wp[bp0 + pl] = 0;
 	}
 	m->erase_count[a.lun * m->cfg.num_blk + a.blk]++;
@@ -739,10 +1096,13 @@ unlock:
 out:
 	if (ret) {
 		atomic64_inc(&m->stats.erase_errors);
-	} else {
-		atomic_long_sub(freed, &m->nr_sects);
-		atomic64_inc(&m->stats.erases);
+		return ret;
 	}
+	for (pl = 0; pl < m->cfg.num_pln; pl++)
+		nvm_mem_tbl_free(m, old[pl]);
+	atomic_long_sub(freed, &m->nr_sects);
+	atomic_long_sub(pages, &m->nr_pages);
+	atomic64_inc(&m->stats.erases);
 	return ret;
 }
 
@@ -867,26 +1227,19 @@ static void nvm_mem_exec_write(struct nvm_mem_media *m, struct nvm_rq *rqd,
 
 	atomic64_add(rqd->nr_ppas, &m->stats.host_write_sectors);
 	for (i = 0; i < tear; i++) {
-		struct nvm_mem_sect *s = NULL;
+		const u8 *oob = rqd->meta_list ?
+				rqd->meta_list + i * oob_size : NULL;
 		int st = NVM_MEM_RSP_NOMEM;
+		struct nvm_mem_sect s;
 
-		if (!nvm_mem_fail(fault, priv, NVM_MEM_FAULT_ALLOC))
-			s = nvm_mem_sect_alloc(m, gfp);
-		if (s) {
-			nvm_mem_bio_copy(rqd->bio, &iter,
-					 page_address(s->page),
-					 NVM_MEM_SEC_SIZE, false);
-			if (rqd->meta_list)
-				memcpy(s->oob, rqd->meta_list + i * oob_size,
-				       oob_size);
-			else
-				memset(s->oob, 0xff, oob_size);
+		if (!nvm_mem_fail(fault, priv, NVM_MEM_FAULT_ALLOC) &&
+		    !nvm_mem_sect_set_bio(m, &s, rqd->bio, &iter, oob, gfp)) {
 			st = nvm_mem_media_program(m, nvm_mem_rq_ppa(rqd, i),
 						   &s,
 						   nvm_mem_fail(fault, priv,
 								NVM_MEM_FAULT_WRITE),
 						   gfp);
-			nvm_mem_sect_free(s);
+			nvm_mem_sect_put(&s);
 		}
 		if (st == NVM_MEM_RSP_NOMEM) {
 			/*

@@ -5,8 +5,9 @@
  * program order and program-once, empty reads, erase giving memory back,
  * OOB round trips, bad blocks, out-of-range addresses, injected faults,
  * the unplugged state, power cuts (dropped, applied and torn commands, the
- * seeded choice, torn sectors until erase), per-request status and the
- * counters.
+ * seeded choice, torn sectors until erase), per-request status, the
+ * counters, and data=0 (sectors of one repeated word kept as that word:
+ * exact reads, records freed by the erase, torn sectors, copies).
  */
 
 #include <kunit/test.h>
@@ -32,6 +33,7 @@ struct t_ctx {
 	int			alloc_fail;	/* fail the n-th allocation */
 	int			alloc_calls;
 	bool			unplug_in_fault; /* cut the power at a call */
+	u64			words;	/* sectors t_fill() makes one word */
 };
 
 static int t_init(struct kunit *test)
@@ -83,6 +85,7 @@ static struct nvm_mem_media *t_media(struct kunit *test,
 static const struct nvm_mem_cfg t_small = {
 	.num_ch = 1, .num_lun = 2, .num_pln = 2, .num_blk = 4, .num_pg = 4,
 	.sec_per_pg = 2, .oob_size = 16, .factory_bad = 0, .bb_seed = 1,
+	.data = 1,
 };
 
 static u64 t_ppa(struct nvm_mem_media *m, u32 ch, u32 lun, u32 blk, u32 pl,
@@ -126,6 +129,17 @@ static u8 t_pattern(u32 seed, int i, int byte)
 	return (u8)(seed * 31 + i * 7 + byte * 13 + (byte >> 8));
 }
 
+/*
+ * Byte @byte of sector @i: the pattern, or for the sectors in c->words an
+ * 8-byte word repeated (zeroes with seed 0).
+ */
+static u8 t_byte(struct t_ctx *c, u32 seed, int i, int byte)
+{
+	if (!(c->words & BIT_ULL(i)))
+		return t_pattern(seed, i, byte);
+	return seed ? (u8)(seed * 17 + i * 3 + byte % 8 * 29) : 0;
+}
+
 static void t_fill(struct t_ctx *c, int n, u32 seed)
 {
 	int i, b;
@@ -134,7 +148,7 @@ static void t_fill(struct t_ctx *c, int n, u32 seed)
 		u8 *p = page_address(c->pages[i]);
 
 		for (b = 0; b < NVM_MEM_SEC_SIZE; b++)
-			p[b] = t_pattern(seed, i, b);
+			p[b] = t_byte(c, seed, i, b);
 	}
 }
 
@@ -144,7 +158,7 @@ static bool t_data_is(struct t_ctx *c, int i, u32 seed)
 	int b;
 
 	for (b = 0; b < NVM_MEM_SEC_SIZE; b++)
-		if (p[b] != t_pattern(seed, i, b))
+		if (p[b] != t_byte(c, seed, i, b))
 			return false;
 	return true;
 }
@@ -297,6 +311,8 @@ static const struct t_cfg_case t_cfg_cases[] = {
 	/* 2 * 4 * 64 * 2 = 1024 (block, plane) entries */
 	T_CFG(factory_bad, 1024, 0),
 	T_CFG(factory_bad, 1025, -EINVAL),
+	T_CFG(data, 0, 0),
+	T_CFG(data, 2, -EINVAL),
 };
 
 static void t_cfg_validate(struct kunit *test)
@@ -1216,6 +1232,207 @@ static void t_atomic(struct kunit *test)
 		KUNIT_EXPECT_TRUE(test, t_data_is(c, i, 12));
 }
 
+/* The t_small geometry with data=0. */
+static struct nvm_mem_media *t_nodata_media(struct kunit *test)
+{
+	struct nvm_mem_cfg cfg = t_small;
+
+	cfg.data = 0;
+	return t_media(test, &cfg);
+}
+
+static void t_expect_mem(struct kunit *test, struct nvm_mem_media *m,
+			 long sects, long pages, long segs, long tbls)
+{
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&m->nr_sects), sects);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&m->nr_pages), pages);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&m->nr_segs), segs);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&m->nr_tbls), tbls);
+	KUNIT_EXPECT_EQ(test, nvm_mem_media_bytes(m),
+			pages * PAGE_SIZE +
+			segs * kmalloc_size_roundup(m->seg_secs * m->rec_size) +
+			tbls * kmalloc_size_roundup(m->tbl_size));
+}
+
+/*
+ * data=0: a sector whose 4 KiB are one word keeps the word (zeroes too,
+ * which are data, not an empty sector), any other a page; both read back
+ * as written with their OOB bytes; the erase frees them; a failed program
+ * stores nothing.
+ */
+static void t_nodata(struct kunit *test)
+{
+	struct nvm_mem_media *m = t_nodata_media(test);
+	struct t_ctx *c = test->priv;
+	int n, i;
+
+	/* a record: state, 16 OOB bytes, the word; one segment per plane */
+	KUNIT_EXPECT_EQ(test, m->rec_size, 25);
+	KUNIT_EXPECT_EQ(test, m->seg_secs, 8);
+	KUNIT_EXPECT_EQ(test, m->segs_per_plblk, 1);
+
+	n = t_block(test, 1, 1);
+	c->words = GENMASK_ULL(n - 1, 0) & ~BIT_ULL(5);
+	KUNIT_EXPECT_EQ(test, t_io(test, NVM_OP_PWRITE, n, 9, true), 0);
+	t_expect_mem(test, m, n, 1, 2, 2);
+	KUNIT_EXPECT_EQ(test, t_io(test, NVM_OP_PREAD, n, 0, true), 0);
+	for (i = 0; i < n; i++)
+		KUNIT_EXPECT_TRUE(test, t_data_is(c, i, 9));
+	for (i = 0; i < n * 16; i++)
+		KUNIT_EXPECT_EQ(test, c->meta[i], (u8)(9 + i));
+
+	/* zeroes */
+	c->words = 1;
+	KUNIT_EXPECT_EQ(test, t_io1(test, NVM_OP_PWRITE, t_ppa(m, 0, 1, 2, 0, 0, 0), 0),
+			0);
+	KUNIT_EXPECT_EQ(test, t_io1(test, NVM_OP_PREAD, t_ppa(m, 0, 1, 2, 0, 0, 0), 0),
+			NVM_RSP_SUCCESS);
+	KUNIT_EXPECT_TRUE(test, t_data_is_zero(c, 0));
+	KUNIT_EXPECT_EQ(test, c->meta[3], 3);
+	t_expect_mem(test, m, n + 1, 1, 3, 3);
+
+	/* the erase frees block 1's page, records and tables */
+	c->ppas[0].ppa = t_ppa(m, 0, 1, 1, 0, 0, 0);
+	c->ppas[1].ppa = t_ppa(m, 0, 1, 1, 1, 0, 0);
+	KUNIT_EXPECT_EQ(test, t_io(test, NVM_OP_ERASE, 2, 0, false), 0);
+	t_expect_mem(test, m, 1, 0, 1, 1);
+	KUNIT_EXPECT_EQ(test, t_io(test, NVM_OP_PREAD, t_block(test, 1, 1), 0,
+				   true), NVM_RSP_ERR_EMPTYPAGE);
+
+	/* a failed program consumes its sector and stores nothing */
+	c->words = 3;
+	c->fault_every = 1;
+	KUNIT_EXPECT_EQ(test, t_io1(test, NVM_OP_PWRITE, t_ppa(m, 0, 0, 3, 0, 0, 0), 4),
+			NVM_RSP_ERR_FAILWRITE);
+	c->fault_every = 0;
+	t_expect_mem(test, m, 1, 0, 1, 1);
+	KUNIT_EXPECT_EQ(test, t_io1(test, NVM_OP_PWRITE, t_ppa(m, 0, 0, 3, 0, 0, 1), 4),
+			0);
+	KUNIT_EXPECT_EQ(test, t_io1(test, NVM_OP_PREAD, t_ppa(m, 0, 0, 3, 0, 0, 0), 0),
+			NVM_RSP_ERR_EMPTYPAGE);
+	KUNIT_EXPECT_EQ(test, t_io1(test, NVM_OP_PREAD, t_ppa(m, 0, 0, 3, 0, 0, 1), 0),
+			0);
+	KUNIT_EXPECT_TRUE(test, t_data_is(c, 0, 4));
+	t_expect_mem(test, m, 2, 0, 2, 2);
+}
+
+/*
+ * data=0 with a sector's bytes split over bvecs at an odd offset: the
+ * word is recognised across them, and a single differing byte past the
+ * split makes the sector a page.
+ */
+static void t_nodata_split(struct kunit *test)
+{
+	struct nvm_mem_media *m = t_nodata_media(test);
+	struct t_ctx *c = test->priv;
+	struct nvm_rq *rqd = &c->rqd;
+	int i;
+
+	t_free_bio(c);
+	c->bio = bio_kmalloc(4, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, c->bio);
+	bio_init(c->bio, NULL, c->bio->bi_inline_vecs, 4, REQ_OP_WRITE);
+	for (i = 0; i < 2; i++) {
+		c->pages[i] = alloc_page(GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, c->pages[i]);
+		c->nr_pages++;
+		KUNIT_ASSERT_EQ(test, bio_add_page(c->bio, c->pages[i], 1001, 0),
+				1001);
+		KUNIT_ASSERT_EQ(test, bio_add_page(c->bio, c->pages[i],
+						   NVM_MEM_SEC_SIZE - 1001, 1001),
+				NVM_MEM_SEC_SIZE - 1001);
+	}
+	c->words = 3;
+	t_fill(c, 2, 31);
+	((u8 *)page_address(c->pages[1]))[3000] ^= 1;
+	memset(rqd, 0, sizeof(*rqd));
+	rqd->opcode = NVM_OP_PWRITE;
+	rqd->nr_ppas = 2;
+	rqd->ppa_list = c->ppas;
+	rqd->bio = c->bio;
+	c->ppas[0].ppa = t_ppa(m, 0, 0, 0, 0, 0, 0);
+	c->ppas[1].ppa = t_ppa(m, 0, 0, 0, 0, 0, 1);
+	nvm_mem_media_exec(m, rqd, NULL, NULL, GFP_KERNEL);
+	KUNIT_EXPECT_EQ(test, rqd->error, 0);
+	t_expect_mem(test, m, 2, 1, 1, 1);
+
+	KUNIT_EXPECT_EQ(test, t_io(test, NVM_OP_PREAD, 2, 0, true), 0);
+	KUNIT_EXPECT_TRUE(test, t_data_is(c, 0, 31));
+	KUNIT_EXPECT_FALSE(test, t_data_is(c, 1, 31));
+	((u8 *)page_address(c->pages[1]))[3000] ^= 1;
+	KUNIT_EXPECT_TRUE(test, t_data_is(c, 1, 31));
+}
+
+/*
+ * data=0 and power cuts: torn sectors hold a record, no data, and read as
+ * media errors until the erase; a copy of the media (the recorder's
+ * snapshot) reads the same; no memory for a record fails the program.
+ */
+static void t_nodata_cut_clone(struct kunit *test)
+{
+	struct nvm_mem_media *m = t_nodata_media(test), *m2;
+	struct t_ctx *c = test->priv;
+	int n, i;
+
+	c->words = ~0ULL;
+	atomic_set(&m->unplugged, 1);
+	/* 8 pages of 2 sectors: pages 0-2 programmed, page 3 torn */
+	n = t_cut_block(test, 0, t_torn_r(3), 5);
+	KUNIT_EXPECT_EQ(test, n, NVM_MEM_RSP_GONE);
+	atomic_set(&m->unplugged, 0);
+	t_expect_mem(test, m, 6, 0, 2, 2);
+	KUNIT_EXPECT_EQ(test, t_read_block(test, 0), NVM_RSP_ERR_FAILECC);
+	KUNIT_EXPECT_EQ(test, c->rqd.ppa_status, GENMASK_ULL(15, 6));
+	for (i = 0; i < 6; i++)
+		KUNIT_EXPECT_TRUE(test, t_data_is(c, i, 5));
+	KUNIT_EXPECT_EQ(test, atomic64_read(&m->stats.read_errors), 2);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&m->stats.empty_reads), 8);
+
+	/* a page sector too, in another block */
+	c->words = 0;
+	KUNIT_EXPECT_EQ(test, t_io1(test, NVM_OP_PWRITE, t_ppa(m, 0, 1, 0, 1, 0, 0), 8),
+			0);
+
+	/* the copy: same data, OOB bytes, states, write pointers, memory */
+	m2 = nvm_mem_media_clone(m);
+	KUNIT_ASSERT_NOT_NULL(test, m2);
+	c->m2 = m;
+	c->m = m2;
+	t_expect_mem(test, m2, 7, 1, 3, 3);
+	c->words = ~0ULL;
+	KUNIT_EXPECT_EQ(test, t_read_block(test, 0), NVM_RSP_ERR_FAILECC);
+	KUNIT_EXPECT_EQ(test, c->rqd.ppa_status, GENMASK_ULL(15, 6));
+	for (i = 0; i < 6; i++)
+		KUNIT_EXPECT_TRUE(test, t_data_is(c, i, 5));
+	for (i = 0; i < 6 * 16; i++)
+		KUNIT_EXPECT_EQ(test, c->meta[i], (u8)(5 + i));
+	c->words = 0;
+	KUNIT_EXPECT_EQ(test, t_io1(test, NVM_OP_PREAD, t_ppa(m2, 0, 1, 0, 1, 0, 0), 0),
+			0);
+	KUNIT_EXPECT_TRUE(test, t_data_is(c, 0, 8));
+	/* the torn page is behind the write pointer in the copy too */
+	KUNIT_EXPECT_EQ(test, t_io1(test, NVM_OP_PWRITE, t_ppa(m2, 0, 0, 0, 1, 1, 1), 8),
+			NVM_RSP_ERR_FAILWRITE);
+	KUNIT_EXPECT_EQ(test, t_io1(test, NVM_OP_PWRITE, t_ppa(m2, 0, 0, 0, 1, 2, 0), 8),
+			0);
+
+	/* the erase frees the torn sectors' records too */
+	KUNIT_EXPECT_EQ(test, t_io1(test, NVM_OP_ERASE, t_ppa(m2, 0, 0, 0, 0, 0, 0), 0),
+			0);
+	t_expect_mem(test, m2, 1, 1, 1, 1);
+
+	/* no memory for the sector: the program fails, nothing is stored */
+	c->alloc_fail = 1;
+	KUNIT_EXPECT_EQ(test, t_io1(test, NVM_OP_PWRITE, t_ppa(m2, 0, 0, 0, 0, 0, 0), 8),
+			NVM_MEM_RSP_NOMEM);
+	c->alloc_fail = 0;
+	KUNIT_EXPECT_EQ(test, t_io1(test, NVM_OP_PWRITE, t_ppa(m2, 0, 0, 0, 0, 0, 0), 8),
+			0);
+	t_expect_mem(test, m2, 2, 2, 2, 2);
+	/* the original did not change */
+	t_expect_mem(test, m, 7, 1, 3, 3);
+}
+
 static struct kunit_case nvm_mem_media_cases[] = {
 	KUNIT_CASE(t_cfg_validate),
 	KUNIT_CASE(t_identity),
@@ -1239,6 +1456,9 @@ static struct kunit_case nvm_mem_media_cases[] = {
 	KUNIT_CASE(t_stats),
 	KUNIT_CASE(t_bio_chunks),
 	KUNIT_CASE(t_atomic),
+	KUNIT_CASE(t_nodata),
+	KUNIT_CASE(t_nodata_split),
+	KUNIT_CASE(t_nodata_cut_clone),
 	{}
 };
 

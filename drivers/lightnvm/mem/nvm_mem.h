@@ -99,6 +99,7 @@
 	.oob_size	= 16,		\
 	.factory_bad	= 0,		\
 	.bb_seed	= 1,		\
+	.data		= 1,		\
 }
 
 /* Bounds of the timing knobs: 1 s per operation, 10 s of delay. */
@@ -218,6 +219,9 @@ enum {
  * @oob_size: out-of-band bytes per sector
  * @factory_bad: number of (block, plane) entries marked factory bad
  * @bb_seed: seed of the deterministic choice of factory bad blocks
+ * @data: 1: every programmed sector keeps a page of data; 0: a sector
+ *	whose 4 KiB are one 8-byte word repeated keeps that word only (see
+ *	struct nvm_mem_media)
  */
 struct nvm_mem_cfg {
 	u32	num_ch;
@@ -229,15 +233,33 @@ struct nvm_mem_cfg {
 	u32	oob_size;
 	u32	factory_bad;
 	u32	bb_seed;
+	u32	data;
 };
 
-/*
- * One programmed sector: its data page and its OOB bytes. Lives in the
- * media's xarray from program until the erase of its block.
+/**
+ * struct nvm_mem_sect - what one program stores (nvm_mem_sect_set())
+ * @page: its 4 KiB, or %NULL when they are @word repeated; the media
+ *	takes it on success (see nvm_mem_media_program())
+ * @word: the first 8 bytes of the sector, as they are in memory
+ * @oob: its OOB bytes (oob_size of them)
  */
 struct nvm_mem_sect {
 	struct page	*page;
-	u8		oob[];
+	u64		word;
+	u8		oob[NVM_MEM_MAX_OOB];
+};
+
+/*
+ * State of a sector in its record (struct nvm_mem_media): NONE (never
+ * programmed since the erase of its block, or its program failed: reads
+ * empty), TORN (by a power cut), WORD (its data is its word repeated),
+ * PAGE (its data is a page in the LUN's xarray).
+ */
+enum {
+	NVM_MEM_S_NONE	= 0,
+	NVM_MEM_S_TORN	= 1,
+	NVM_MEM_S_WORD	= 2,
+	NVM_MEM_S_PAGE	= 3,
 };
 
 /* The counters of debugfs "stats"; see Documentation/lightnvm/nvm_mem.rst. */
@@ -289,18 +311,34 @@ struct nvm_mem_addr {
  * @ppaf: device address format it decodes
  * @nr_luns: LUNs in the device
  * @sec_per_plblk: sectors in one plane of a block (num_pg * sec_per_pg)
- * @sects: per LUN, the programmed sectors by index in the LUN
- *	((blk * num_pln + pl) * sec_per_plblk + pg * sec_per_pg + sec): a
- *	struct nvm_mem_sect, or a value entry for a sector torn by a cut.
- *	The xarray's own lock (xa_lock_irqsave(), as the device may be
+ * @rec_size: bytes of one sector's record: its state, its OOB bytes and,
+ *	with data=0, its word
+ * @seg_secs: sectors per record segment (as many records as fit a page)
+ * @segs_per_plblk: segments of one plane of a block
+ * @tbl_size: bytes of one table of segment pointers
+ * @sects: per LUN, the data pages of its sectors in state PAGE, by index
+ *	in the LUN ((blk * num_pln + pl) * sec_per_plblk + pg * sec_per_pg +
+ *	sec). The xarray's own lock (xa_lock_irqsave(), as the device may be
  *	driven from any context) is the LUN lock: it also protects the
- *	LUN's entries of @wp, @bbt and @erase_count. No other lock nests
- *	inside it, and no two LUN locks are ever held together.
+ *	LUN's entries of @wp, @bbt, @erase_count and @recs. No other lock
+ *	nests inside it, and no two LUN locks are ever held together.
+ * @recs: per (LUN, block, plane): %NULL, or a table of @segs_per_plblk
+ *	pointers to record segments, each %NULL or the records of
+ *	@seg_secs sectors (fewer in the last segment), @rec_size bytes
+ *	each: the sector's state, its OOB bytes and with data=0 its word.
+ *	The table and a segment are allocated at the first program (or
+ *	tear) of a sector they cover and freed by the erase of the block,
+ *	so memory follows what is written: with data=0, oob_size + 9 bytes
+ *	a sector whose data is one word, plus a page for any other
  * @wp: per (LUN, block, plane): next sector to program, as
  *	pg * sec_per_pg + sec; sec_per_plblk when the plane is full
  * @bbt: per (LUN, block, plane): %NVM_BLK_T_* state
  * @erase_count: per (LUN, block): successful erases
- * @nr_sects: sectors currently stored (each costs a page)
+ * @nr_sects: sectors currently stored (state WORD or PAGE)
+ * @nr_pages: data pages held (sectors in state PAGE)
+ * @nr_segs: record segments held
+ * @nr_tbls: segment tables held
+ * @rec_bytes: memory of the segments and tables held, as allocated
  * @unplugged: set by "pull the plug" (a power cut), cleared at power-on:
  *	see nvm_mem_media_run()
  * @cut_lock: protects @cut_rand
@@ -313,11 +351,20 @@ struct nvm_mem_media {
 	struct nvm_addr_format	ppaf;
 	u32			nr_luns;
 	u32			sec_per_plblk;
+	u32			rec_size;
+	u32			seg_secs;
+	u32			segs_per_plblk;
+	u32			tbl_size;
 	struct xarray		*sects;
+	u8			***recs;
 	u32			*wp;
 	u8			*bbt;
 	u32			*erase_count;
 	atomic_long_t		nr_sects;
+	atomic_long_t		nr_pages;
+	atomic_long_t		nr_segs;
+	atomic_long_t		nr_tbls;
+	atomic_long_t		rec_bytes;
 	atomic_t		unplugged;
 	spinlock_t		cut_lock;	/* protects cut_rand */
 	u64			cut_rand;
@@ -351,12 +398,14 @@ int nvm_mem_decode(const struct nvm_mem_media *m, u64 ppa,
 		   struct nvm_mem_addr *a);
 struct nvm_mem_media *nvm_mem_media_create(const struct nvm_mem_cfg *cfg);
 void nvm_mem_media_free(struct nvm_mem_media *m);
+struct nvm_mem_media *nvm_mem_media_clone(const struct nvm_mem_media *src);
+u64 nvm_mem_media_bytes(const struct nvm_mem_media *m);
 
-struct nvm_mem_sect *nvm_mem_sect_alloc(const struct nvm_mem_media *m,
-					gfp_t gfp);
-void nvm_mem_sect_free(struct nvm_mem_sect *s);
+int nvm_mem_sect_set(const struct nvm_mem_media *m, struct nvm_mem_sect *s,
+		     const void *buf, const u8 *oob, gfp_t gfp);
+void nvm_mem_sect_put(struct nvm_mem_sect *s);
 int nvm_mem_media_program(struct nvm_mem_media *m, u64 ppa,
-			  struct nvm_mem_sect **sp, bool fail, gfp_t gfp);
+			  struct nvm_mem_sect *s, bool fail, gfp_t gfp);
 void nvm_mem_media_tear(struct nvm_mem_media *m, u64 ppa, gfp_t gfp);
 int nvm_mem_media_read(struct nvm_mem_media *m, u64 ppa, struct bio *bio,
 		       struct bvec_iter *iter, u8 *oob, bool fail);

@@ -324,54 +324,6 @@ void nvm_mem_rec_done(struct nvm_mem_dev *dev, struct nvm_rq *rqd)
 	spin_unlock_irqrestore(&rec->lock, flags);
 }
 
-/* A copy of the media @src, for the snapshot and for every replay. */
-static struct nvm_mem_media *nvm_mem_rec_clone(const struct nvm_mem_media *src)
-{
-	u32 total = src->nr_luns * src->cfg.num_blk * src->cfg.num_pln;
-	u32 oob_size = src->cfg.oob_size;
-	struct nvm_mem_media *m;
-	struct nvm_mem_sect *s;
-	unsigned long idx;
-	u32 l;
-
-	m = nvm_mem_media_create(&src->cfg);
-	if (!m)
-		return NULL;
-	memcpy(m->wp, src->wp, total * sizeof(*m->wp));
-	memcpy(m->bbt, src->bbt, total);
-	memcpy(m->erase_count, src->erase_count,
-	       src->nr_luns * src->cfg.num_blk * sizeof(*m->erase_count));
-	for (l = 0; l < src->nr_luns; l++) {
-		xa_for_each(&src->sects[l], idx, s) {
-			void *entry = s;
-
-			if (!xa_is_value(s)) {
-				struct nvm_mem_sect *d;
-
-				d = nvm_mem_sect_alloc(m, GFP_KERNEL);
-				if (!d)
-					goto err;
-				memcpy(page_address(d->page),
-				       page_address(s->page), NVM_MEM_SEC_SIZE);
-				memcpy(d->oob, s->oob, oob_size);
-				entry = d;
-			}
-			if (xa_err(xa_store(&m->sects[l], idx, entry,
-					    GFP_KERNEL))) {
-				if (entry != s)
-					nvm_mem_sect_free(entry);
-				goto err;
-			}
-			if (entry != s)
-				atomic_long_inc(&m->nr_sects);
-		}
-	}
-	return m;
-err:
-	nvm_mem_media_free(m);
-	return NULL;
-}
-
 /* From the device's ordered workqueue: no command runs meanwhile. */
 static void nvm_mem_rec_snap_work(struct work_struct *work)
 {
@@ -379,7 +331,7 @@ static void nvm_mem_rec_snap_work(struct work_struct *work)
 					       snap_work);
 	unsigned long flags;
 
-	rec->snap = nvm_mem_rec_clone(rec->dev->media);
+	rec->snap = nvm_mem_media_clone(rec->dev->media);
 	if (!rec->snap)
 		return;
 	spin_lock_irqsave(&rec->lock, flags);
@@ -466,7 +418,7 @@ static void nvm_mem_rec_program(struct nvm_mem_media *m,
 				const struct nvm_mem_rec_cmd *c, u32 tear)
 {
 	u32 oob_size = m->cfg.oob_size, page = 0, i;
-	struct nvm_mem_sect *s;
+	struct nvm_mem_sect s;
 
 	for (i = 0; i < c->nr; i++) {
 		if (i && nvm_mem_rec_page_of(m, c->ppas[i]) !=
@@ -478,15 +430,12 @@ static void nvm_mem_rec_program(struct nvm_mem_media *m,
 			nvm_mem_media_tear(m, c->ppas[i], GFP_KERNEL);
 			continue;
 		}
-		s = nvm_mem_sect_alloc(m, GFP_KERNEL);
-		if (!s)
+		if (nvm_mem_sect_set(m, &s, page_address(c->data[i]),
+				     c->oob + i * oob_size, GFP_KERNEL))
 			continue;
-		memcpy(page_address(s->page), page_address(c->data[i]),
-		       NVM_MEM_SEC_SIZE);
-		memcpy(s->oob, c->oob + i * oob_size, oob_size);
 		nvm_mem_media_program(m, c->ppas[i], &s,
 				      c->status & BIT_ULL(i), GFP_KERNEL);
-		nvm_mem_sect_free(s);
+		nvm_mem_sect_put(&s);
 	}
 }
 
@@ -569,14 +518,14 @@ static int nvm_mem_rec_replay(struct nvm_mem_dev *dev, char *args)
 	}
 	from = rec->base && rec->base_len <= full ? rec->base_len : 0;
 	ret = -ENOMEM;
-	m = nvm_mem_rec_clone(from ? rec->base : rec->snap);
+	m = nvm_mem_media_clone(from ? rec->base : rec->snap);
 	if (!m)
 		goto out;
 	for (i = from; i < rec->nr_x; i++) {
 		const struct nvm_mem_rec_cmd *c = &rec->cmds[rec->xorder[i]];
 
 		if (i == full && full >= from + NVM_MEM_REC_BASE_STEP) {
-			struct nvm_mem_media *b = nvm_mem_rec_clone(m);
+			struct nvm_mem_media *b = nvm_mem_media_clone(m);
 
 			if (b) {
 				nvm_mem_media_free(rec->base);
