@@ -409,6 +409,8 @@ struct rrpc_lun;
  * @erase_count: erases rrpc issued to it since the target was created
  *	(rrpc_erase(), the LUN's GC or writer; read under rlun->lock)
  * @list: on rlun->closed (rlun->lock), or on the GC's pending list
+ * @vlist: while closed, on the list of its valid count in the LUN's
+ *	index (&struct rrpc_vidx, map_lock); empty otherwise
  */
 struct rrpc_block {
 	struct nvm_block	*parent;
@@ -426,6 +428,34 @@ struct rrpc_block {
 	u64			close_seq;
 	u32			erase_count;
 	struct list_head	list;
+	struct list_head	vlist;
+};
+
+#define RRPC_VIDX_LISTS	128	/* lists of a LUN's index, at most */
+
+/**
+ * struct rrpc_vidx - a LUN's closed blocks by count of valid sectors
+ * @lists: the closed blocks with a count of valid sectors v on list
+ *	v >> @shift (rrpc_block.vlist), each appended when it got there
+ * @nonempty: bit n set iff @lists[n] is not empty
+ * @nr: entries of @lists: (sec_per_blk >> @shift) + 1
+ * @shift: 0 (a list per count) unless a block has more than
+ *	%RRPC_VIDX_LISTS - 1 sectors: then 2^@shift neighbouring counts
+ *	share a list
+ *
+ * GC's victim choice reads this index instead of every closed block: a
+ * pick costs at most %RRPC_VIDX_LISTS steps, whatever the number of
+ * blocks (rrpc_gc_pick(), rrpc_gc_pick_cb()). A block's count changes
+ * under map_lock (it only drops while the block is closed, but for late
+ * completions into a block closed after a failed program):
+ * rrpc_valid_add() moves it to the end of its new list, so the index is
+ * under map_lock as well.
+ */
+struct rrpc_vidx {
+	struct list_head	*lists;
+	unsigned long		*nonempty;
+	u32			nr;
+	u32			shift;
 };
 
 /**
@@ -579,6 +609,7 @@ struct rrpc_gc {
  * @closed: fully written blocks, GC candidates
  * @nr_closed: blocks on @closed
  * @nr_bad: blocks on @closed marked bad, to evacuate first
+ * @vidx: the blocks of @closed by valid count (map_lock), for GC
  * @wr_blocked: the user writer waits for GC to free a block
  * @erases: erases of the LUN's blocks (sum of their erase_count)
  * @max_erase: the highest erase_count of the LUN's blocks
@@ -601,6 +632,7 @@ struct rrpc_lun {
 	struct list_head	closed;
 	unsigned int		nr_closed;
 	unsigned int		nr_bad;
+	struct rrpc_vidx	vidx;
 	bool			wr_blocked;
 	bool			full;
 	u64			erases;
@@ -700,7 +732,8 @@ struct rrpc_recovery {
  * @good_blocks: good blocks of the LUNs at creation
  * @op: over-provisioning, percent of the logical capacity
  * @max_sectors: most sectors of one request
- * @map_lock: protects @map, @p2l and every block's nr_valid; innermost
+ * @map_lock: protects @map, @p2l, every block's nr_valid and the LUNs'
+ *	indexes of closed blocks by it (&struct rrpc_lun.vidx); innermost
  * @map: logical to physical map, @nr_lbas entries
  * @p2l: physical to logical map, @nr_paddrs entries: the lba each written
  *	sector was programmed for (valid iff map[p2l[paddr]].ppa == paddr)
@@ -879,8 +912,13 @@ bool rrpc_rec_move(struct rrpc *rrpc, u32 lba, u32 old, u32 new);
 void rrpc_rec_drop(struct rrpc *rrpc, u32 old);
 u32 rrpc_trim_filter(struct rrpc *rrpc, struct rrpc_trim_rec *tr,
 		     struct rrpc_trim_rec *tmp);
-struct rrpc_block *rrpc_gc_pick(struct list_head *closed);
-struct rrpc_block *rrpc_gc_pick_cb(struct list_head *closed, u32 spb, u64 now);
+int rrpc_vidx_init(struct rrpc_vidx *vx, u32 spb);
+void rrpc_vidx_free(struct rrpc_vidx *vx);
+void rrpc_vidx_add(struct rrpc *rrpc, struct rrpc_block *rblk);
+void rrpc_vidx_del(struct rrpc *rrpc, struct rrpc_block *rblk);
+struct rrpc_block *rrpc_gc_pick(struct rrpc *rrpc, struct rrpc_lun *rlun);
+struct rrpc_block *rrpc_gc_pick_cb(struct rrpc *rrpc, struct rrpc_lun *rlun,
+				   u64 now);
 bool rrpc_wl_needed(u32 max_erase, u64 erases, u32 nr_blocks);
 struct rrpc_block *rrpc_wl_pick(struct list_head *closed, u32 max_erase);
 struct rrpc_block *rrpc_free_pick(struct rrpc_block *blks, u32 n, bool most);

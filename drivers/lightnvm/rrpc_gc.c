@@ -5,7 +5,8 @@
  * a user and a GC open block per temperature stream: one cold stream, or
  * a cold and a hot one with hot/cold separation (rrpc->temps). GC runs
  * per LUN in a work item, moves the valid sectors of the best victim by
- * cost-benefit (rrpc_gc_pick_cb()) into the LUN's GC block of the
+ * cost-benefit (rrpc_gc_pick_cb(), from the LUN's index of closed blocks
+ * by valid count: struct rrpc_vidx) into the LUN's GC block of the
  * victim's majority temperature (rrpc_gc_temp()) and gives the victim
  * back; it fills its last unit from the next victims rather than pad it.
  * Wear: user streams take the least erased free block, GC streams the
@@ -67,6 +68,9 @@ void rrpc_blk_close(struct rrpc_lun *rlun, struct rrpc_block *rblk)
 	rlun->nr_closed++;
 	if (rblk->bad)	/* rrpc_gc_needed() reads it unlocked */
 		WRITE_ONCE(rlun->nr_bad, rlun->nr_bad + 1);
+	spin_lock(&rlun->rrpc->map_lock);
+	rrpc_vidx_add(rlun->rrpc, rblk);
+	spin_unlock(&rlun->rrpc->map_lock);
 	spin_unlock(&rlun->lock);
 }
 
@@ -545,6 +549,9 @@ static void rrpc_gc_unpick(struct rrpc_lun *rlun, struct rrpc_block *rblk)
 	rblk->state = RRPC_BLK_CLOSED;
 	list_add_tail(&rblk->list, &rlun->closed);
 	rlun->nr_closed++;
+	spin_lock(&rlun->rrpc->map_lock);
+	rrpc_vidx_add(rlun->rrpc, rblk);
+	spin_unlock(&rlun->rrpc->map_lock);
 	spin_unlock(&rlun->lock);
 }
 
@@ -655,7 +662,7 @@ static struct rrpc_block *rrpc_gc_take(struct rrpc_lun *rlun, int how)
 		if (victim)
 			atomic64_inc(&rrpc->stats.wl_victims);
 	} else {
-		victim = rrpc_gc_pick_cb(&rlun->closed, rrpc->spb,
+		victim = rrpc_gc_pick_cb(rrpc, rlun,
 					 atomic64_read(&rrpc->close_seq));
 		/* a victim without invalid (or unwritten) sectors yields nothing */
 		if (victim && !victim->bad &&
@@ -666,6 +673,9 @@ static struct rrpc_block *rrpc_gc_take(struct rrpc_lun *rlun, int how)
 	}
 	if (victim) {
 		list_del_init(&victim->list);
+		spin_lock(&rrpc->map_lock);
+		rrpc_vidx_del(rrpc, victim);
+		spin_unlock(&rrpc->map_lock);
 		rlun->nr_closed--;
 		if (victim->bad)
 			WRITE_ONCE(rlun->nr_bad, rlun->nr_bad - 1);
@@ -765,9 +775,18 @@ int rrpc_gc_init(struct rrpc_lun *rlun)
 {
 	struct rrpc *rrpc = rlun->rrpc;
 	struct rrpc_gc *gc = &rlun->gc;
+	struct rrpc_block *rblk;
 	int ret;
 
 	INIT_LIST_HEAD(&gc->pending);
+	ret = rrpc_vidx_init(&rlun->vidx, rrpc->spb);
+	if (ret)
+		return ret;
+	/* the blocks creation closed, indexed with their final counts */
+	spin_lock(&rrpc->map_lock);
+	list_for_each_entry(rblk, &rlun->closed, list)
+		rrpc_vidx_add(rrpc, rblk);
+	spin_unlock(&rrpc->map_lock);
 	ret = rrpc_unit_init(rrpc, &gc->unit, true);
 	if (ret)
 		return ret;
@@ -808,5 +827,6 @@ void rrpc_gc_free(struct rrpc_lun *rlun)
 	gc->scratch = NULL;
 	kfree(gc->bvecs);
 	gc->bvecs = NULL;
+	rrpc_vidx_free(&rlun->vidx);
 	rrpc_unit_free(rrpc, &gc->unit);
 }

@@ -146,6 +146,7 @@ static int rrpc_luns_init(struct rrpc *rrpc, const struct nvm_tgt_conf *conf)
 			rblk->state = RRPC_BLK_FREE;
 			atomic_set(&rblk->nr_readers, 0);
 			INIT_LIST_HEAD(&rblk->list);
+			INIT_LIST_HEAD(&rblk->vlist);
 		}
 	}
 	return 0;

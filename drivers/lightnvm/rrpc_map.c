@@ -9,19 +9,136 @@
  * check it.
  */
 
+#include <linux/bitmap.h>
 #include <linux/lockdep.h>
 #include <linux/math.h>
 #include <linux/math64.h>
+#include <linux/mm.h>
+#include <linux/slab.h>
 #include <kunit/visibility.h>
 #include "rrpc.h"
 
+/**
+ * rrpc_vidx_init() - an empty index of closed blocks by valid count
+ * @vx: the index
+ * @spb: sectors per block: counts 0 .. @spb
+ *
+ * One list per count up to %RRPC_VIDX_LISTS lists; larger blocks share a
+ * list between 2^shift neighbouring counts.
+ *
+ * Return: 0 or -ENOMEM; rrpc_vidx_free() undoes a partial init.
+ */
+int rrpc_vidx_init(struct rrpc_vidx *vx, u32 spb)
+{
+	u32 i;
+
+	vx->shift = 0;
+	while ((spb >> vx->shift) + 1 > RRPC_VIDX_LISTS)
+		vx->shift++;
+	vx->nr = (spb >> vx->shift) + 1;
+	vx->lists = kcalloc(vx->nr, sizeof(*vx->lists), GFP_KERNEL);
+	vx->nonempty = bitmap_zalloc(vx->nr, GFP_KERNEL);
+	if (!vx->lists || !vx->nonempty)
+		return -ENOMEM;
+	for (i = 0; i < vx->nr; i++)
+		INIT_LIST_HEAD(&vx->lists[i]);
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(rrpc_vidx_init);
+
+/**
+ * rrpc_vidx_free() - free an index; its blocks leave it
+ * @vx: the index
+ */
+void rrpc_vidx_free(struct rrpc_vidx *vx)
+{
+	struct rrpc_block *rblk, *tmp;
+	u32 i;
+
+	for (i = 0; vx->lists && i < vx->nr; i++)
+		list_for_each_entry_safe(rblk, tmp, &vx->lists[i], vlist)
+			list_del_init(&rblk->vlist);
+	kfree(vx->lists);
+	vx->lists = NULL;
+	bitmap_free(vx->nonempty);
+	vx->nonempty = NULL;
+}
+EXPORT_SYMBOL_IF_KUNIT(rrpc_vidx_free);
+
+/* The list of a block with @v valid sectors */
+static u32 rrpc_vidx_list(const struct rrpc_vidx *vx, u32 v)
+{
+	return min(v >> vx->shift, vx->nr - 1);
+}
+
+/* Put @rblk at the end of list @l; @from: the list it was on, or -1. */
+static void rrpc_vidx_put(struct rrpc_vidx *vx, struct rrpc_block *rblk,
+			  u32 l, int from)
+{
+	list_move_tail(&rblk->vlist, &vx->lists[l]);
+	__set_bit(l, vx->nonempty);
+	if (from >= 0 && list_empty(&vx->lists[from]))
+		__clear_bit(from, vx->nonempty);
+}
+
+/**
+ * rrpc_vidx_add() - a block was closed: index it by its valid count
+ * @rrpc: the target
+ * @rblk: the block, on its LUN's closed list, not in the index
+ *
+ * Context: rrpc->map_lock held.
+ */
+void rrpc_vidx_add(struct rrpc *rrpc, struct rrpc_block *rblk)
+{
+	struct rrpc_vidx *vx = &rblk->rlun->vidx;
+
+	lockdep_assert_held(&rrpc->map_lock);
+	if (WARN_ON_ONCE(!list_empty(&rblk->vlist)))
+		return;
+	rrpc_vidx_put(vx, rblk, rrpc_vidx_list(vx, rblk->nr_valid), -1);
+}
+EXPORT_SYMBOL_IF_KUNIT(rrpc_vidx_add);
+
+/**
+ * rrpc_vidx_del() - a block left the closed list: out of the index
+ * @rrpc: the target
+ * @rblk: the block (a no-op if it is not in the index)
+ *
+ * Context: rrpc->map_lock held.
+ */
+void rrpc_vidx_del(struct rrpc *rrpc, struct rrpc_block *rblk)
+{
+	struct rrpc_vidx *vx = &rblk->rlun->vidx;
+	u32 l = rrpc_vidx_list(vx, rblk->nr_valid);
+
+	lockdep_assert_held(&rrpc->map_lock);
+	if (list_empty(&rblk->vlist))
+		return;
+	list_del_init(&rblk->vlist);
+	if (list_empty(&vx->lists[l]))
+		__clear_bit(l, vx->nonempty);
+}
+EXPORT_SYMBOL_IF_KUNIT(rrpc_vidx_del);
+
 /*
  * A block's count of valid sectors changes under map_lock; victim
- * selection reads it without (READ_ONCE()), so it is written whole.
+ * selection reads it without (READ_ONCE()), so it is written whole. A
+ * closed block in the index moves to the end of the list of its new
+ * count when that is another list.
  */
 static void rrpc_valid_add(struct rrpc_block *rblk, int d)
 {
-	WRITE_ONCE(rblk->nr_valid, rblk->nr_valid + d);
+	u32 v = rblk->nr_valid, from, to;
+	struct rrpc_vidx *vx;
+
+	WRITE_ONCE(rblk->nr_valid, v + d);
+	if (list_empty(&rblk->vlist))
+		return;
+	vx = &rblk->rlun->vidx;
+	from = rrpc_vidx_list(vx, v);
+	to = rrpc_vidx_list(vx, v + d);
+	if (from != to)
+		rrpc_vidx_put(vx, rblk, to, from);
 }
 
 /**
@@ -361,40 +478,58 @@ u32 rrpc_trim_filter(struct rrpc *rrpc, struct rrpc_trim_rec *tr,
 }
 EXPORT_SYMBOL_IF_KUNIT(rrpc_trim_filter);
 
-/**
- * rrpc_gc_pick() - choose the next GC victim of a LUN
- * @closed: the LUN's closed blocks
- *
- * A block marked bad comes first (it must be evacuated); otherwise the
- * block with the fewest valid sectors (greedy: least to copy per block
- * reclaimed), the oldest on a tie (its remaining data is the coldest).
- *
- * Context: the LUN's lock held.
- * Return: the victim, still on the list, or %NULL if the list is empty.
- */
-struct rrpc_block *rrpc_gc_pick(struct list_head *closed)
+/* A block marked bad on the closed list: it must be evacuated first. */
+static struct rrpc_block *rrpc_gc_pick_bad(struct rrpc_lun *rlun)
 {
-	struct rrpc_block *rblk, *best = NULL;
-	u32 best_valid = U32_MAX, v;
+	struct rrpc_block *rblk;
 
-	list_for_each_entry(rblk, closed, list) {
+	if (!rlun->nr_bad)
+		return NULL;
+	/* rare (a program failed): the only walk of the closed list */
+	list_for_each_entry(rblk, &rlun->closed, list)
 		if (rblk->bad)
 			return rblk;
-		v = READ_ONCE(rblk->nr_valid);
-		if (!best || v < best_valid ||
-		    (v == best_valid && rblk->close_seq < best->close_seq)) {
-			best = rblk;
-			best_valid = v;
-		}
-	}
-	return best;
+	return NULL;
+}
+
+/**
+ * rrpc_gc_pick() - choose the next GC victim of a LUN (greedy)
+ * @rrpc: the target
+ * @rlun: the LUN
+ *
+ * A block marked bad comes first (it must be evacuated); otherwise the
+ * block with the fewest valid sectors (least to copy per block
+ * reclaimed): the first block of the first non-empty list of the LUN's
+ * index (&struct rrpc_vidx), a bitmap search, whatever the number of
+ * blocks. Of the blocks of that list (one count, or with large blocks
+ * 2^shift neighbouring counts) the one that has been on it the longest.
+ *
+ * Context: the LUN's lock held; takes map_lock.
+ * Return: the victim, still on the closed list, or %NULL if it is empty.
+ */
+struct rrpc_block *rrpc_gc_pick(struct rrpc *rrpc, struct rrpc_lun *rlun)
+{
+	struct rrpc_vidx *vx = &rlun->vidx;
+	struct rrpc_block *rblk;
+	unsigned long l;
+
+	lockdep_assert_held(&rlun->lock);
+	rblk = rrpc_gc_pick_bad(rlun);
+	if (rblk)
+		return rblk;
+	spin_lock(&rrpc->map_lock);
+	l = find_first_bit(vx->nonempty, vx->nr);
+	rblk = l < vx->nr ? list_first_entry(&vx->lists[l], struct rrpc_block,
+					     vlist) : NULL;
+	spin_unlock(&rrpc->map_lock);
+	return rblk;
 }
 EXPORT_SYMBOL_IF_KUNIT(rrpc_gc_pick);
 
 /**
  * rrpc_gc_pick_cb() - choose the next GC victim of a LUN by cost-benefit
- * @closed: the LUN's closed blocks
- * @spb: sectors per block
+ * @rrpc: the target
+ * @rlun: the LUN
  * @now: the current block close counter (rrpc->close_seq)
  *
  * A block marked bad comes first; otherwise the block with the highest
@@ -408,28 +543,45 @@ EXPORT_SYMBOL_IF_KUNIT(rrpc_gc_pick);
  * their own, a linear age keeps the young hot blocks out of GC until
  * they are nearly empty, holding more spare in the hot pool than it
  * needs and starving the cold one (90/10 writes amplify about 4% more).
- * Under uniform writes it is within a few percent of greedy. On a tie the
- * older block. Blocks without an invalid sector score 0; a block without
- * a valid one costs nothing to reclaim and wins outright (the oldest of
- * them), as with greedy: sequential overwrites then move nothing, however
- * old a block holding one record is.
+ * Under uniform writes it is within a few percent of greedy. A block
+ * without a valid sector costs nothing to reclaim and wins outright, as
+ * with greedy: sequential overwrites then move nothing, however old a
+ * block holding one record is. Blocks without an invalid sector score 0.
  *
- * Context: the LUN's lock held.
- * Return: the victim, still on the list, or %NULL if the list is empty.
+ * Each list of the LUN's index (&struct rrpc_vidx) has one candidate, its
+ * first block: the one that has been on it the longest, mostly also the
+ * oldest of them. The cost of a pick is one score per non-empty list (at
+ * most %RRPC_VIDX_LISTS), whatever the number of blocks. On a tie the
+ * older block.
+ *
+ * Context: the LUN's lock held; takes map_lock.
+ * Return: the victim, still on the closed list, or %NULL if it is empty.
  */
-struct rrpc_block *rrpc_gc_pick_cb(struct list_head *closed, u32 spb, u64 now)
+struct rrpc_block *rrpc_gc_pick_cb(struct rrpc *rrpc, struct rrpc_lun *rlun,
+				   u64 now)
 {
-	struct rrpc_block *rblk, *best = NULL, *empty = NULL;
+	struct rrpc_vidx *vx = &rlun->vidx;
+	struct rrpc_block *rblk, *best = NULL;
 	u64 bgain = 0, bcost = 1, gain, cost;
+	u32 spb = rrpc->spb;
+	unsigned long l;
 
-	list_for_each_entry(rblk, closed, list) {
-		u32 v = min_t(u32, READ_ONCE(rblk->nr_valid), spb);
-		u64 age = now > rblk->close_seq ? now - rblk->close_seq : 0;
+	lockdep_assert_held(&rlun->lock);
+	rblk = rrpc_gc_pick_bad(rlun);
+	if (rblk)
+		return rblk;
+	spin_lock(&rrpc->map_lock);
+	for_each_set_bit(l, vx->nonempty, vx->nr) {
+		u32 v;
+		u64 age;
 
-		if (rblk->bad)
-			return rblk;
-		if (!v && (!empty || rblk->close_seq < empty->close_seq))
-			empty = rblk;
+		rblk = list_first_entry(&vx->lists[l], struct rrpc_block, vlist);
+		v = min(rblk->nr_valid, spb);
+		if (!v) {
+			best = rblk;
+			break;
+		}
+		age = now > rblk->close_seq ? now - rblk->close_seq : 0;
 		/*
 		 * gain / cost compared by cross products, without overflow:
 		 * spb < 2^22 (64 sectors x 2^16 pages), age capped at 2^18,
@@ -448,7 +600,8 @@ struct rrpc_block *rrpc_gc_pick_cb(struct list_head *closed, u32 spb, u64 now)
 			bcost = cost;
 		}
 	}
-	return empty ? empty : best;
+	spin_unlock(&rrpc->map_lock);
+	return best;
 }
 EXPORT_SYMBOL_IF_KUNIT(rrpc_gc_pick_cb);
 

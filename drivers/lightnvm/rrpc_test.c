@@ -3,8 +3,9 @@
  * KUnit tests of rrpc's pure logic (rrpc_map.c): the logical-to-physical
  * map and its reverse, per-block valid counts under every ordering of
  * write completion, overwrite, discard and GC moves; GC victim selection
- * and static wear leveling (when, and which block); whose turn it is to
- * take a user unit;
+ * from the index of closed blocks by valid count, which the map updates
+ * keep current, and static wear leveling (when, and which block); whose
+ * turn it is to take a user unit;
  * the capacity formula; map recovery (rrpc_recover.c): the merge of
  * scanned sectors by sequence number, GC copies, trim records, records
  * GC keeps, unreadable sectors, the checks a checkpoint must pass; the
@@ -63,6 +64,7 @@ static int rrpc_test_init(struct kunit *test)
 		rrpc->blocks[i].idx = i;
 		rrpc->blocks[i].rlun = rlun;
 		INIT_LIST_HEAD(&rrpc->blocks[i].list);
+		INIT_LIST_HEAD(&rrpc->blocks[i].vlist);
 	}
 	spin_lock_init(&rrpc->map_lock);
 	test->priv = rrpc;
@@ -251,95 +253,254 @@ static void rrpc_test_lose(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rrpc->map[7].ppa, 3u);
 }
 
+/* A LUN for the victim choice tests: a closed list and an index. */
+static struct rrpc_lun *t_lun(struct kunit *test, u32 spb)
+{
+	struct rrpc_lun *rlun;
+	struct rrpc *rrpc;
+
+	rrpc = kunit_kzalloc(test, sizeof(*rrpc), GFP_KERNEL);
+	rlun = kunit_kzalloc(test, sizeof(*rlun), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, rrpc);
+	KUNIT_ASSERT_NOT_NULL(test, rlun);
+	rlun->rrpc = rrpc;
+	rrpc->spb = spb;
+	spin_lock_init(&rrpc->map_lock);
+	spin_lock_init(&rlun->lock);
+	INIT_LIST_HEAD(&rlun->closed);
+	KUNIT_ASSERT_EQ(test, rrpc_vidx_init(&rlun->vidx, spb), 0);
+	return rlun;
+}
+
+/* Close @b with @v valid sectors at @seq, as rrpc_blk_close() does. */
+static void t_close(struct rrpc_lun *rlun, struct rrpc_block *b, u32 v,
+		    u64 seq)
+{
+	b->rlun = rlun;
+	b->nr_valid = v;
+	b->close_seq = seq;
+	INIT_LIST_HEAD(&b->vlist);
+	list_add_tail(&b->list, &rlun->closed);
+	if (b->bad)
+		rlun->nr_bad++;
+	spin_lock(&rlun->rrpc->map_lock);
+	rrpc_vidx_add(rlun->rrpc, b);
+	spin_unlock(&rlun->rrpc->map_lock);
+}
+
+/* Take @b off the closed list, as rrpc_gc_take() does. */
+static void t_take(struct rrpc_lun *rlun, struct rrpc_block *b)
+{
+	list_del_init(&b->list);
+	if (b->bad)
+		rlun->nr_bad--;
+	spin_lock(&rlun->rrpc->map_lock);
+	rrpc_vidx_del(rlun->rrpc, b);
+	spin_unlock(&rlun->rrpc->map_lock);
+}
+
+/* Give a closed @b @v valid sectors (it goes last on its new list). */
+static void t_setv(struct rrpc_lun *rlun, struct rrpc_block *b, u32 v)
+{
+	spin_lock(&rlun->rrpc->map_lock);
+	rrpc_vidx_del(rlun->rrpc, b);
+	b->nr_valid = v;
+	rrpc_vidx_add(rlun->rrpc, b);
+	spin_unlock(&rlun->rrpc->map_lock);
+}
+
+static struct rrpc_block *t_pick(struct rrpc_lun *rlun)
+{
+	struct rrpc_block *b;
+
+	spin_lock(&rlun->lock);
+	b = rrpc_gc_pick(rlun->rrpc, rlun);
+	spin_unlock(&rlun->lock);
+	return b;
+}
+
+static struct rrpc_block *t_pick_cb(struct rrpc_lun *rlun, u64 now)
+{
+	struct rrpc_block *b;
+
+	spin_lock(&rlun->lock);
+	b = rrpc_gc_pick_cb(rlun->rrpc, rlun, now);
+	spin_unlock(&rlun->lock);
+	return b;
+}
+
 static void rrpc_test_pick(struct kunit *test)
 {
+	struct rrpc_lun *rlun = t_lun(test, 8);
 	struct rrpc_block b[5] = {};
 	static const u32 valid[5] = { 5, 2, 2, 7, 3 };
-	static const u64 seq[5] = { 1, 4, 3, 2, 5 };
-	LIST_HEAD(closed);
 	int i;
 
-	KUNIT_EXPECT_NULL(test, rrpc_gc_pick(&closed));
-	for (i = 0; i < 5; i++) {
-		b[i].nr_valid = valid[i];
-		b[i].close_seq = seq[i];
-		list_add_tail(&b[i].list, &closed);
-	}
-	/* fewest valid; of the two with 2, the older */
-	KUNIT_EXPECT_PTR_EQ(test, rrpc_gc_pick(&closed), &b[2]);
-	list_del(&b[2].list);
-	KUNIT_EXPECT_PTR_EQ(test, rrpc_gc_pick(&closed), &b[1]);
+	KUNIT_EXPECT_NULL(test, t_pick(rlun));
+	for (i = 0; i < 5; i++)
+		t_close(rlun, &b[i], valid[i], i);
+	/* fewest valid; of the two with 2, the one that had it first */
+	KUNIT_EXPECT_PTR_EQ(test, t_pick(rlun), &b[1]);
+	t_take(rlun, &b[1]);
+	KUNIT_EXPECT_PTR_EQ(test, t_pick(rlun), &b[2]);
 	/* a bad block is evacuated first, whatever it holds */
+	t_take(rlun, &b[3]);
 	b[3].bad = true;
-	KUNIT_EXPECT_PTR_EQ(test, rrpc_gc_pick(&closed), &b[3]);
-	list_del(&b[3].list);
-	b[0].nr_valid = 0;
-	KUNIT_EXPECT_PTR_EQ(test, rrpc_gc_pick(&closed), &b[0]);
+	t_close(rlun, &b[3], 7, 9);
+	KUNIT_EXPECT_PTR_EQ(test, t_pick(rlun), &b[3]);
+	t_take(rlun, &b[3]);
+	KUNIT_EXPECT_EQ(test, rlun->nr_bad, 0u);
+	t_setv(rlun, &b[0], 0);
+	KUNIT_EXPECT_PTR_EQ(test, t_pick(rlun), &b[0]);
+	/* counts 0, 2 and 3 are left; 5 and 7 went */
+	KUNIT_EXPECT_TRUE(test, test_bit(0, rlun->vidx.nonempty));
+	KUNIT_EXPECT_FALSE(test, test_bit(5, rlun->vidx.nonempty));
+	KUNIT_EXPECT_FALSE(test, test_bit(7, rlun->vidx.nonempty));
+	for (i = 0; i < 5; i++)
+		t_take(rlun, &b[i]);
+	KUNIT_EXPECT_EQ(test, find_first_bit(rlun->vidx.nonempty, 9), 9ul);
+	KUNIT_EXPECT_NULL(test, t_pick(rlun));
+	rrpc_vidx_free(&rlun->vidx);
+
+	/*
+	 * blocks of 1024 sectors: 65 lists of 16 counts each; 25 and 20
+	 * valid share list 1 (first come first), 40 is on list 2
+	 */
+	rlun = t_lun(test, 1024);
+	KUNIT_EXPECT_EQ(test, rlun->vidx.nr, 65u);
+	memset(b, 0, sizeof(b));
+	t_close(rlun, &b[0], 40, 0);
+	t_close(rlun, &b[1], 25, 1);
+	t_close(rlun, &b[2], 20, 2);
+	KUNIT_EXPECT_PTR_EQ(test, t_pick(rlun), &b[1]);
+	/* a count that stays on its list does not move the block */
+	t_setv(rlun, &b[0], 33);
+	KUNIT_EXPECT_TRUE(test, test_bit(2, rlun->vidx.nonempty));
+	t_setv(rlun, &b[0], 12);
+	KUNIT_EXPECT_PTR_EQ(test, t_pick(rlun), &b[0]);
+	KUNIT_EXPECT_FALSE(test, test_bit(2, rlun->vidx.nonempty));
+	for (i = 0; i < 3; i++)
+		t_take(rlun, &b[i]);
+	rrpc_vidx_free(&rlun->vidx);
+}
+
+/* The index follows the valid counts that map updates change. */
+static void rrpc_test_vidx_moves(struct kunit *test)
+{
+	struct rrpc *rrpc = test->priv;
+	struct rrpc_block *b0 = &rrpc->blocks[0], *b1 = &rrpc->blocks[1];
+	struct rrpc_lun *rlun = b0->rlun;
+	u32 lba;
+
+	KUNIT_ASSERT_EQ(test, rrpc_vidx_init(&rlun->vidx, T_SPB), 0);
+	spin_lock_init(&rlun->lock);
+	INIT_LIST_HEAD(&rlun->closed);
+	/* lbas 0-3 in block 0, 4-7 in block 1, both closed, full */
+	for (lba = 0; lba < 8; lba++) {
+		t_buffer(rrpc, lba, lba);
+		KUNIT_EXPECT_TRUE(test, t_program(rrpc, lba, lba, lba));
+	}
+	t_close(rlun, b1, b1->nr_valid, 1);
+	t_close(rlun, b0, b0->nr_valid, 2);
+	KUNIT_EXPECT_PTR_EQ(test, t_pick(rlun), b1);
+	/* two overwrites of block 0's data (into block 2): it drops to 2 */
+	t_buffer(rrpc, 1, 8);
+	KUNIT_EXPECT_TRUE(test, t_program(rrpc, 1, 8, 8));
+	t_buffer(rrpc, 2, 9);
+	KUNIT_EXPECT_TRUE(test, t_program(rrpc, 2, 9, 9));
+	KUNIT_EXPECT_EQ(test, b0->nr_valid, 2u);
+	KUNIT_EXPECT_PTR_EQ(test, t_pick(rlun), b0);
+	KUNIT_EXPECT_TRUE(test, test_bit(2, rlun->vidx.nonempty));
+	KUNIT_EXPECT_TRUE(test, test_bit(4, rlun->vidx.nonempty));
+	KUNIT_EXPECT_FALSE(test, test_bit(3, rlun->vidx.nonempty));
+	/* a discard of all of block 1's data empties it: it comes first */
+	spin_lock(&rrpc->map_lock);
+	for (lba = 4; lba < 8; lba++)
+		rrpc_map_discard(rrpc, lba);
+	spin_unlock(&rrpc->map_lock);
+	KUNIT_EXPECT_PTR_EQ(test, t_pick(rlun), b1);
+	KUNIT_EXPECT_FALSE(test, test_bit(4, rlun->vidx.nonempty));
+	KUNIT_EXPECT_TRUE(test, test_bit(0, rlun->vidx.nonempty));
+	/* a victim leaves the index; its count changes no list any more */
+	t_take(rlun, b1);
+	KUNIT_EXPECT_TRUE(test, list_empty(&b1->vlist));
+	KUNIT_EXPECT_FALSE(test, test_bit(0, rlun->vidx.nonempty));
+	t_take(rlun, b0);
+	rrpc_vidx_free(&rlun->vidx);
 }
 
 static void rrpc_test_pick_cb(struct kunit *test)
 {
+	struct rrpc_lun *rlun = t_lun(test, 64), *big;
 	struct rrpc_block b[5] = {};
 	static const u32 valid[5] = { 10, 32, 64, 5, 20 };
 	static const u64 seq[5] = { 99, 0, 1, 60, 60 };
-	LIST_HEAD(closed);
 	int i;
 
-	KUNIT_EXPECT_NULL(test, rrpc_gc_pick_cb(&closed, 64, 100));
-	for (i = 0; i < 5; i++) {
-		b[i].nr_valid = valid[i];
-		b[i].close_seq = seq[i];
-		list_add_tail(&b[i].list, &closed);
-	}
+	KUNIT_EXPECT_NULL(test, t_pick_cb(rlun, 100));
+	for (i = 0; i < 5; i++)
+		t_close(rlun, &b[i], valid[i], seq[i]);
 	/*
 	 * scores (64 - v) * (age + 1)^0.75 / (64 + v): 0: 54 * 1.7 / 74 =
 	 * 1.2, 1: 32 * 31.9 / 96 = 10.6, 2: 0 (full), 3: 59 * 16.2 / 69 =
 	 * 13.9, 4: 44 * 16.2 / 84 = 8.5
 	 */
-	KUNIT_EXPECT_PTR_EQ(test, rrpc_gc_pick_cb(&closed, 64, 100), &b[3]);
-	list_del(&b[3].list);
+	KUNIT_EXPECT_PTR_EQ(test, t_pick_cb(rlun, 100), &b[3]);
+	t_take(rlun, &b[3]);
 	/* old and half valid beats young and nearly empty (greedy: 0) */
-	KUNIT_EXPECT_PTR_EQ(test, rrpc_gc_pick_cb(&closed, 64, 100), &b[1]);
-	KUNIT_EXPECT_PTR_EQ(test, rrpc_gc_pick(&closed), &b[0]);
+	KUNIT_EXPECT_PTR_EQ(test, t_pick_cb(rlun, 100), &b[1]);
+	KUNIT_EXPECT_PTR_EQ(test, t_pick(rlun), &b[0]);
 	/* same age: the fewer valid sectors win, as with greedy */
-	KUNIT_EXPECT_PTR_EQ(test, rrpc_gc_pick_cb(&closed, 64, 0), &b[0]);
-	/* a tie (ages past RRPC_CB_AGE_MAX count alike): the older block */
-	b[4].nr_valid = 32;
+	KUNIT_EXPECT_PTR_EQ(test, t_pick_cb(rlun, 0), &b[0]);
+	/*
+	 * one candidate per count: of two blocks with 32 valid, the one that
+	 * got there first (b1, closed with 32), not b4, which drops to 32
+	 * later; ages past RRPC_CB_AGE_MAX count alike
+	 */
+	t_setv(rlun, &b[4], 32);
 	b[4].close_seq = 10;
-	list_del(&b[4].list);
-	list_add(&b[4].list, &closed);
-	b[0].nr_valid = 64;
-	KUNIT_EXPECT_PTR_EQ(test, rrpc_gc_pick_cb(&closed, 64, 1ULL << 20),
-			    &b[1]);
-	b[0].nr_valid = 10;
+	t_setv(rlun, &b[0], 64);
+	KUNIT_EXPECT_PTR_EQ(test, t_pick_cb(rlun, 1ULL << 20), &b[1]);
+	t_setv(rlun, &b[0], 10);
 	/* an empty block wins outright, young as it is (no copy at all) */
-	b[4].nr_valid = 0;
+	t_setv(rlun, &b[4], 0);
 	b[4].close_seq = 99;
-	KUNIT_EXPECT_PTR_EQ(test, rrpc_gc_pick_cb(&closed, 64, 100), &b[4]);
-	/* but a bad block, even behind it in the list, is evacuated first */
+	KUNIT_EXPECT_PTR_EQ(test, t_pick_cb(rlun, 100), &b[4]);
+	/* but a bad block, even a full one, is evacuated first */
+	t_take(rlun, &b[2]);
 	b[2].bad = true;
-	KUNIT_EXPECT_PTR_EQ(test, rrpc_gc_pick_cb(&closed, 64, 100), &b[2]);
-	b[4].nr_valid = 32;
-	b[4].close_seq = 10;
-	/* a huge age does not overflow the comparison */
-	b[2].bad = false;
-	KUNIT_EXPECT_PTR_EQ(test, rrpc_gc_pick_cb(&closed, 1U << 21, U64_MAX),
-			    &b[0]);
+	t_close(rlun, &b[2], 64, 1);
+	KUNIT_EXPECT_PTR_EQ(test, t_pick_cb(rlun, 100), &b[2]);
+	for (i = 0; i < 5; i++)
+		t_take(rlun, &b[i]);
+	rrpc_vidx_free(&rlun->vidx);
+
+	/* a huge age and large blocks do not overflow the comparison */
+	big = t_lun(test, 1U << 16);
+	memset(b, 0, sizeof(b));
+	t_close(big, &b[0], 1000, 5);
+	t_close(big, &b[1], 30000, 0);
+	KUNIT_EXPECT_PTR_EQ(test, t_pick_cb(big, U64_MAX), &b[0]);
+	t_take(big, &b[0]);
+	t_take(big, &b[1]);
+	rrpc_vidx_free(&big->vidx);
 
 	/*
 	 * the age weighs less than linearly: a young block with 8 valid
 	 * sectors (56 * 2^0.75 / 72 = 1.31) beats an old one with 60
 	 * (4 * 101^0.75 / 124 = 1.03; linear: 1.56 vs 3.26)
 	 */
-	INIT_LIST_HEAD(&closed);
-	b[0] = (struct rrpc_block){ .nr_valid = 60, .close_seq = 0 };
-	b[1] = (struct rrpc_block){ .nr_valid = 8, .close_seq = 99 };
-	list_add_tail(&b[0].list, &closed);
-	list_add_tail(&b[1].list, &closed);
-	KUNIT_EXPECT_PTR_EQ(test, rrpc_gc_pick_cb(&closed, 64, 100), &b[1]);
+	rlun = t_lun(test, 64);
+	memset(b, 0, sizeof(b));
+	t_close(rlun, &b[0], 60, 0);
+	t_close(rlun, &b[1], 8, 99);
+	KUNIT_EXPECT_PTR_EQ(test, t_pick_cb(rlun, 100), &b[1]);
 	/* with 52 valid, the old one wins: 12 * 31.9 / 116 = 3.3 */
-	b[0].nr_valid = 52;
-	KUNIT_EXPECT_PTR_EQ(test, rrpc_gc_pick_cb(&closed, 64, 100), &b[0]);
+	t_setv(rlun, &b[0], 52);
+	KUNIT_EXPECT_PTR_EQ(test, t_pick_cb(rlun, 100), &b[0]);
+	t_take(rlun, &b[0]);
+	t_take(rlun, &b[1]);
+	rrpc_vidx_free(&rlun->vidx);
 }
 
 static void rrpc_test_wl_needed(struct kunit *test)
@@ -385,11 +546,16 @@ static void rrpc_test_wl_pick(struct kunit *test)
 
 static void rrpc_test_free_pick(struct kunit *test)
 {
-	struct nvm_block nb[5] = {};
-	struct rrpc_block b[5] = {};
 	static const u32 erases[5] = { 4, 9, 9, 12, 2 };
+	struct nvm_block *nb;
+	struct rrpc_block *b;
 	int i;
 
+	/* on the heap: five of each overflow a KASAN build's frame limit */
+	nb = kunit_kcalloc(test, 5, sizeof(*nb), GFP_KERNEL);
+	b = kunit_kcalloc(test, 5, sizeof(*b), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, nb);
+	KUNIT_ASSERT_NOT_NULL(test, b);
 	for (i = 0; i < 5; i++) {
 		nb[i].state = NVM_BLK_ST_FREE;
 		b[i].parent = &nb[i];
@@ -1066,6 +1232,7 @@ static struct kunit_case rrpc_map_cases[] = {
 	KUNIT_CASE(rrpc_test_discard),
 	KUNIT_CASE(rrpc_test_gc_move),
 	KUNIT_CASE(rrpc_test_lose),
+	KUNIT_CASE(rrpc_test_vidx_moves),
 	KUNIT_CASE(rrpc_test_merge_newest),
 	KUNIT_CASE(rrpc_test_merge_gc_copy),
 	KUNIT_CASE(rrpc_test_merge_trim),
