@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
 /*
- * Userspace ABI of the LightNVM (Open-Channel SSD) control device,
- * /dev/lightnvm/control. The ioctl numbers and every structure layout below
- * are fixed: historical tools (lnvm, nvme-cli 1.x "nvme lnvm") depend on
- * them byte for byte. All reserved fields must be zero.
+ * Userspace ABI of LightNVM (Open-Channel SSDs): the control device,
+ * /dev/lightnvm/control, and the vector I/O ioctls of an open-channel
+ * NVMe namespace's block device (/dev/nvme0n1, as in Linux 4.11 and
+ * later). The ioctl numbers and every structure layout below are fixed:
+ * historical tools (lnvm, nvme-cli 1.x "nvme lnvm", liblightnvm) depend
+ * on them byte for byte. All reserved fields must be zero.
  */
 #ifndef _UAPI_LINUX_LIGHTNVM_H
 #define _UAPI_LINUX_LIGHTNVM_H
@@ -147,6 +149,86 @@ enum {
 						struct nvm_ioctl_dev_init)
 #define NVM_DEV_FACTORY		_IOW(NVM_IOCTL, NVM_DEV_FACTORY_CMD, \
 						struct nvm_ioctl_dev_factory)
+
+/*
+ * Vector I/O on an open-channel namespace's block device (Linux 4.11 ABI).
+ * Addresses are in the device's format (see the namespace's
+ * lightnvm/ppa_format in sysfs). @nppas is the number of addresses minus
+ * one: with one address @ppa_list holds the address itself, else a user
+ * pointer to an array of nppas + 1 __u64 addresses. On return @status
+ * holds the command's 64-bit completion bitmap (result dwords 0-1: bit i
+ * set if address i failed) and @result the NVMe status (0 on success),
+ * which the ioctl also returns. Callers need CAP_SYS_ADMIN.
+ */
+
+/* NVME_NVM_IOCTL_SUBMIT_VIO: a vector erase (0x90), write (0x91) or read (0x92). */
+struct nvm_user_vio {
+	__u8 opcode;
+	__u8 flags;		/* must be 0 */
+	__u16 control;		/* plane mode, SLC, scramble-off bits */
+	__u16 nppas;		/* addresses - 1 */
+	__u16 rsvd;
+	__u64 metadata;		/* OOB bytes: nppas + 1 times the OOB size */
+	__u64 addr;		/* data: nppas + 1 sectors */
+	__u64 ppa_list;		/* the address, or a pointer to the list */
+	__u32 metadata_len;
+	__u32 data_len;
+	__u64 status;		/* out: completion bitmap */
+	__u32 result;		/* out: NVMe status */
+	__u32 rsvd3[3];
+};
+
+/*
+ * NVME_NVM_IOCTL_ADMIN_VIO (Open-Channel admin commands) and
+ * NVME_NVM_IOCTL_IO_VIO (vector I/O commands with every dword given):
+ * @nsid is 0 or the namespace's id, @timeout_ms 0 for the default.
+ */
+struct nvm_passthru_vio {
+	__u8 opcode;
+	__u8 flags;		/* must be 0 */
+	__u8 rsvd[2];
+	__u32 nsid;
+	__u32 cdw2;
+	__u32 cdw3;
+	__u64 metadata;
+	__u64 addr;
+	__u32 metadata_len;
+	__u32 data_len;
+	__u64 ppa_list;		/* dwords 10-11: the address or a list pointer */
+	__u16 nppas;		/* dword 12 low half: addresses - 1 */
+	__u16 control;		/* dword 12 high half */
+	__u32 cdw13;
+	__u32 cdw14;
+	__u32 cdw15;
+	__u64 status;		/* out: completion bitmap */
+	__u32 result;		/* out: NVMe status */
+	__u32 timeout_ms;
+};
+
+/* Open-Channel SSD 1.2 opcodes the vector ioctls take */
+enum {
+	NVM_VIO_OP_ERASE = 0x90,	/* I/O: vector erase */
+	NVM_VIO_OP_WRITE = 0x91,	/* I/O: vector write */
+	NVM_VIO_OP_READ = 0x92,		/* I/O: vector read */
+	NVM_VIO_OP_IDENTITY = 0xe2,	/* admin: identity, 4096 bytes */
+	NVM_VIO_OP_GET_L2P = 0xea,	/* admin: get L2P table */
+	NVM_VIO_OP_SET_BB_TBL = 0xf1,	/* admin: set bad block table */
+	NVM_VIO_OP_GET_BB_TBL = 0xf2	/* admin: get bad block table */
+};
+
+/* The ioctl type, 'L', 0x40 - 0x4F: on the namespace's block device */
+enum {
+	NVM_DEV_VIO_ADMIN_CMD = 0x41,
+	NVM_DEV_VIO_CMD = 0x42,
+	NVM_DEV_VIO_USER_CMD = 0x43
+};
+
+#define NVME_NVM_IOCTL_ADMIN_VIO	_IOWR(NVM_IOCTL, NVM_DEV_VIO_ADMIN_CMD, \
+						struct nvm_passthru_vio)
+#define NVME_NVM_IOCTL_SUBMIT_VIO	_IOWR(NVM_IOCTL, NVM_DEV_VIO_CMD, \
+						struct nvm_user_vio)
+#define NVME_NVM_IOCTL_IO_VIO		_IOWR(NVM_IOCTL, NVM_DEV_VIO_USER_CMD, \
+						struct nvm_passthru_vio)
 
 #define NVM_VERSION_MAJOR	1
 #define NVM_VERSION_MINOR	0
