@@ -1104,6 +1104,98 @@ struct ppa_addr nvm_blk_to_ppa(struct nvm_dev *dev, struct nvm_block *blk)
 }
 EXPORT_SYMBOL_GPL(nvm_blk_to_ppa);
 
+/* ------------------------------------------------- user-space vector I/O */
+
+/* Does a target (in any state) hold the LUN of generic address @ppa? */
+static bool nvm_ppa_lun_owned_locked(struct nvm_dev *dev, struct ppa_addr ppa)
+{
+	unsigned int lunid = ppa.g.ch * dev->geo.luns_per_chnl + ppa.g.lun;
+	struct nvm_target *t;
+
+	lockdep_assert_held(&nvm_lock);
+
+	list_for_each_entry(t, &nvm_targets, list)
+		if (t->dev == dev && lunid >= t->conf.lun_begin &&
+		    lunid <= t->conf.lun_end)
+			return true;
+	return false;
+}
+
+/**
+ * nvm_ppa_lun_owned() - is the LUN of an address owned by a target?
+ * @dev: a registered device
+ * @ppa: generic address; only its channel and LUN count
+ *
+ * A target owns its LUN range from its reservation (state CREATING) to
+ * the end of its removal, as nvm_tgt_reserve() and nvm_tgt_unreserve()
+ * change it under nvm_lock. The answer may be stale as soon as the lock is
+ * dropped: to act on it, use nvm_user_write_begin().
+ *
+ * Context: process; takes nvm_lock.
+ * Return: true if a target of @dev holds the LUN.
+ */
+bool nvm_ppa_lun_owned(struct nvm_dev *dev, struct ppa_addr ppa)
+{
+	bool owned;
+
+	mutex_lock(&nvm_lock);
+	owned = nvm_ppa_lun_owned_locked(dev, ppa);
+	mutex_unlock(&nvm_lock);
+	return owned;
+}
+EXPORT_SYMBOL_GPL(nvm_ppa_lun_owned);
+
+/**
+ * nvm_user_write_begin() - admit a user-space command that writes or erases
+ * @dev: a registered device
+ * @ppas: generic addresses of the command
+ * @nr_ppas: number of @ppas
+ *
+ * Refuses the command if a target owns the LUN of any of @ppas; else
+ * counts it in &nvm_dev.user_writes until nvm_user_write_end(), which
+ * keeps targets from being created on @dev meanwhile (nvm_tgt_reserve()
+ * fails with -EBUSY), so that the check stays true while the command runs.
+ *
+ * Context: process; takes nvm_lock.
+ * Return: 0, or -EBUSY naming the first owned address's index in the log.
+ */
+int nvm_user_write_begin(struct nvm_dev *dev, const struct ppa_addr *ppas,
+			 int nr_ppas)
+{
+	int i, ret = 0;
+
+	mutex_lock(&nvm_lock);
+	for (i = 0; i < nr_ppas; i++) {
+		if (nvm_ppa_lun_owned_locked(dev, ppas[i])) {
+			pr_err_ratelimited("%s: user-space write or erase of address %d (ch %u lun %u) refused: a target owns the LUN\n",
+					   dev->name, i, (unsigned int)ppas[i].g.ch,
+					   (unsigned int)ppas[i].g.lun);
+			ret = -EBUSY;
+			goto out;
+		}
+	}
+	dev->user_writes++;
+out:
+	mutex_unlock(&nvm_lock);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(nvm_user_write_begin);
+
+/**
+ * nvm_user_write_end() - a command nvm_user_write_begin() admitted is done
+ * @dev: its device
+ *
+ * Context: process; takes nvm_lock.
+ */
+void nvm_user_write_end(struct nvm_dev *dev)
+{
+	mutex_lock(&nvm_lock);
+	if (!WARN_ON_ONCE(!dev->user_writes))
+		dev->user_writes--;
+	mutex_unlock(&nvm_lock);
+}
+EXPORT_SYMBOL_GPL(nvm_user_write_end);
+
 /* --------------------------------------------------------------- module */
 
 static int __init nvm_mod_init(void)

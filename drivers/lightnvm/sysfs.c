@@ -75,17 +75,33 @@ static ssize_t ppa_format_show(struct device *d, struct device_attribute *attr,
 }
 static DEVICE_ATTR_RO(ppa_format);
 
-/* The binding changes under nvm_lock; device_del() never runs under it. */
-static ssize_t media_manager_show(struct device *d,
-				  struct device_attribute *attr, char *buf)
+/**
+ * nvm_sysfs_emit_mm() - a sysfs show of a device's media manager
+ * @dev: a registered device
+ * @buf: the show function's page
+ *
+ * The binding changes under nvm_lock; device_del() never runs under it,
+ * so a show function may take it. The NVMe driver's lightnvm/ group of
+ * the namespace's disk uses this too.
+ *
+ * Context: process; takes nvm_lock.
+ * Return: bytes written: the name and a newline, or "none".
+ */
+ssize_t nvm_sysfs_emit_mm(struct nvm_dev *dev, char *buf)
 {
-	struct nvm_dev *dev = to_nvm_dev(d);
 	ssize_t ret;
 
 	mutex_lock(&nvm_lock);
 	ret = sysfs_emit(buf, "%s\n", dev->mm ? dev->mm->name : "none");
 	mutex_unlock(&nvm_lock);
 	return ret;
+}
+EXPORT_SYMBOL_GPL(nvm_sysfs_emit_mm);
+
+static ssize_t media_manager_show(struct device *d,
+				  struct device_attribute *attr, char *buf)
+{
+	return nvm_sysfs_emit_mm(to_nvm_dev(d), buf);
 }
 static DEVICE_ATTR_RO(media_manager);
 

@@ -193,7 +193,8 @@ static int nvm_tgt_check_luns(struct nvm_dev *dev, const char *name,
  * Return: the reserved target, or an ERR_PTR() with the reason logged:
  * -ENXIO (no media manager), -EINVAL (LUN range), -EEXIST (name taken,
  * possibly by a target being created or removed), -ENODEV (a module is
- * unloading), -EBUSY (LUNs taken), -ENOMEM.
+ * unloading), -EBUSY (LUNs taken, or user-space writes to @dev in
+ * flight: nvm_user_write_begin()), -ENOMEM.
  */
 struct nvm_target *nvm_tgt_reserve(struct nvm_dev *dev,
 				   struct nvm_tgt_type *tt, const char *name,
@@ -214,6 +215,11 @@ struct nvm_target *nvm_tgt_reserve(struct nvm_dev *dev,
 	ret = nvm_tgt_check_luns(dev, name, conf);
 	if (ret)
 		return ERR_PTR(ret);
+	if (dev->user_writes) {
+		pr_err("%s: %u user-space writes or erases to %s are in flight; retry when they are done\n",
+		       name, dev->user_writes, dev->name);
+		return ERR_PTR(-EBUSY);
+	}
 	t = nvm_find_target(name);
 	if (t) {
 		ct = to_nvm_core_target(t);

@@ -595,6 +595,9 @@ struct nvm_target {
  * @node: NUMA node
  * @registered: between nvm_register() and nvm_unregister()
  * @sysfs_luns: the core's per-LUN sysfs directories (sysfs.c), or %NULL
+ * @user_writes: user-space writes and erases in flight (admitted by
+ *	nvm_user_write_begin()), under the core's lock; no target is created
+ *	on the device while it is not zero
  *
  * Life cycle: nvm_alloc_dev(), fill in @ops, @name, @private_data and
  * optionally @parent, nvm_register(), ..., nvm_unregister(), nvm_free_dev().
@@ -618,6 +621,7 @@ struct nvm_dev {
 	int			node;
 	bool			registered;
 	struct nvm_sysfs_luns	*sysfs_luns;
+	unsigned int		user_writes;
 };
 
 /**
@@ -755,5 +759,12 @@ int nvm_erase_blk(struct nvm_dev *dev, struct nvm_block *blk);
 void nvm_mark_blk(struct nvm_dev *dev, struct ppa_addr ppa, int type);
 struct nvm_lun *nvm_get_lun(struct nvm_dev *dev, int lunid);
 struct ppa_addr nvm_blk_to_ppa(struct nvm_dev *dev, struct nvm_block *blk);
+
+/* user-space vector I/O (the NVMe driver's ioctls) */
+bool nvm_ppa_lun_owned(struct nvm_dev *dev, struct ppa_addr ppa);
+int nvm_user_write_begin(struct nvm_dev *dev, const struct ppa_addr *ppas,
+			 int nr_ppas);
+void nvm_user_write_end(struct nvm_dev *dev);
+ssize_t nvm_sysfs_emit_mm(struct nvm_dev *dev, char *buf);
 
 #endif /* _LINUX_LIGHTNVM_H */

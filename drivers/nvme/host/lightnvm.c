@@ -5,7 +5,7 @@
  * This file owns the open-channel namespaces of the NVMe host driver: it
  * recognises them (PCI vendor/device of an open-channel controller and
  * Identify Namespace vs[0] == 1), registers them with the LightNVM core
- * instead of exposing a disk, and implements &struct nvm_dev_ops with the
+ * (their disks get no capacity), and implements &struct nvm_dev_ops with the
  * Open-Channel SSD 1.2 vendor commands: admin Identity (0xe2) with its
  * conversion to &struct nvm_id, Get/Set Bad Block Table (0xf2/0xf1), and
  * the vector erase, write and read I/O commands (0x90/0x91/0x92) with their
@@ -18,14 +18,23 @@
  * completion's status is the Open-Channel status (e.g. 0x42ff for an empty
  * page) and its result dwords 0-1 a bitmap of the failed addresses.
  *
+ * The namespace keeps its block device, without capacity, as in Linux
+ * 4.11 and later: user space reaches the device through it with the
+ * vector I/O ioctls (NVME_NVM_IOCTL_ADMIN_VIO, _SUBMIT_VIO, _IO_VIO,
+ * checked here, with writes to the LUNs of targets refused) and reads
+ * the geometry from its lightnvm/ sysfs group.
+ *
  * The core may start I/O from any context (targets do from ->queue_rq), so
  * commands are queued without sleeping; one that would have to wait for a
  * request (all tags busy, or the queue frozen during a controller reset)
  * is handed to a work item instead of failing.
  */
 
+#include <linux/capability.h>
 #include <linux/nvme.h>
 #include <linux/pci.h>
+#include <linux/srcu.h>
+#include <linux/uaccess.h>
 #include <linux/bio.h>
 #include <linux/blk-mq.h>
 #include <linux/dmapool.h>
@@ -677,6 +686,690 @@ static const struct nvm_dev_ops nvme_nvm_dev_ops = {
 	.max_phys_sect		= NVM_MAX_VLBA,
 };
 
+/* ---------------------------------------------- user-space vector I/O */
+
+/*
+ * ns->ndev is set when the namespace is registered and cleared when it
+ * is unregistered; the ioctls and the lightnvm/ sysfs group (both reach
+ * the namespace through its disk, which outlives the registration) use
+ * the device inside an SRCU read section, which the unregistration waits
+ * for before the device goes away.
+ */
+DEFINE_STATIC_SRCU(nvme_nvm_srcu);
+
+/* the control bits a vector command may carry */
+#define NVME_NVM_VIO_CONTROL	(NVM_IO_ACCESS_MASK | NVM_IO_SUSPEND | \
+				 NVM_IO_SLC_MODE | NVM_IO_SCRAMBLE_DISABLE)
+
+/**
+ * struct nvme_nvm_vcmd - a user-space vector command, from either structure
+ * @admin: for the admin queue (NVME_NVM_IOCTL_ADMIN_VIO)
+ * @opcode: the command's opcode
+ * @nsid: 0 or the namespace's id
+ * @cdw2: command dword 2
+ * @cdw3: command dword 3
+ * @nppas: number of addresses minus one
+ * @control: command dword 12's high half
+ * @cdw13: command dword 13
+ * @cdw14: command dword 14
+ * @cdw15: command dword 15
+ * @ppa_list: the address, or a user pointer to nppas + 1 of them
+ * @addr: user pointer to the data
+ * @data_len: bytes of data
+ * @metadata: user pointer to the OOB bytes
+ * @metadata_len: bytes of OOB
+ * @timeout_ms: 0 for the queue's default
+ * @status: out: the completion bitmap (result dwords 0-1)
+ * @result: out: the NVMe status
+ */
+struct nvme_nvm_vcmd {
+	bool	admin;
+	u8	opcode;
+	u32	nsid;
+	u32	cdw2;
+	u32	cdw3;
+	u16	nppas;
+	u16	control;
+	u32	cdw13;
+	u32	cdw14;
+	u32	cdw15;
+	u64	ppa_list;
+	u64	addr;
+	u32	data_len;
+	u64	metadata;
+	u32	metadata_len;
+	u32	timeout_ms;
+	u64	status;
+	u32	result;
+};
+
+#define nvme_nvm_vio_err(dev, fmt, ...)					\
+	pr_err_ratelimited("%s: vector ioctl: " fmt "\n", (dev)->name,	\
+			   ##__VA_ARGS__)
+
+/* The control bits an opcode takes; Set Bad Block Table: the new state. */
+static u16 nvme_nvm_vio_control(const struct nvme_nvm_vcmd *v)
+{
+	if (!v->admin)
+		return NVME_NVM_VIO_CONTROL;
+	return v->opcode == NVM_VIO_OP_SET_BB_TBL ? U8_MAX : 0;
+}
+
+/* An exact length: @len must be @want (both in bytes). */
+static int nvme_nvm_vio_len(struct nvm_dev *dev, const char *field, u32 len,
+			    u64 want)
+{
+	if (len == want)
+		return 0;
+	nvme_nvm_vio_err(dev, "%s %u, expected %llu for opcode and nppas",
+			 field, len, want);
+	return -EINVAL;
+}
+
+/* A user pointer is given exactly when its length is not zero. */
+static int nvme_nvm_vio_ptr(struct nvm_dev *dev, const char *field, u64 ptr,
+			    u32 len)
+{
+	if (!ptr == !len)
+		return 0;
+	nvme_nvm_vio_err(dev, "%s is %s but its length is %u", field,
+			 ptr ? "set" : "NULL", len);
+	return -EINVAL;
+}
+
+/*
+ * Check a command against the opcode's rules. Sets *@addrs to whether
+ * the command carries addresses in dwords 10-11 and *@modifies to
+ * whether it writes or erases the media or changes the bad block table.
+ */
+static int nvme_nvm_vcmd_check(struct nvme_ns *ns, struct nvm_dev *dev,
+			       const struct nvme_nvm_vcmd *v, bool *addrs,
+			       bool *modifies)
+{
+	const struct nvm_geo *geo = &dev->geo;
+	u32 nr = (u32)v->nppas + 1;
+	u64 data = 0, meta = 0;
+	bool meta_ok = false;
+	int ret;
+
+	if (v->nsid && v->nsid != ns->head->ns_id) {
+		nvme_nvm_vio_err(dev, "nsid %u is not this namespace's (%u)",
+				 v->nsid, ns->head->ns_id);
+		return -EINVAL;
+	}
+	*addrs = true;
+	*modifies = false;
+	switch (v->admin ? v->opcode | 0x100 : v->opcode) {
+	case 0x100 | NVM_VIO_OP_IDENTITY:
+		*addrs = false;
+		data = NVME_NVM_ID_SIZE;
+		break;
+	case 0x100 | NVM_VIO_OP_GET_BB_TBL:
+		data = sizeof(struct nvme_nvm_bb_tbl) +
+		       (u64)geo->blks_per_lun * geo->nr_planes;
+		break;
+	case 0x100 | NVM_VIO_OP_SET_BB_TBL:
+		*modifies = true;
+		break;
+	case NVM_VIO_OP_ERASE:
+		*modifies = true;
+		break;
+	case NVM_VIO_OP_WRITE:
+		*modifies = true;
+		fallthrough;
+	case NVM_VIO_OP_READ:
+		data = (u64)nr * geo->sec_size;
+		meta = (u64)nr * geo->oob_size;
+		meta_ok = true;
+		break;
+	default:
+		nvme_nvm_vio_err(dev, "opcode 0x%02x: not an Open-Channel %s command",
+				 v->opcode, v->admin ? "admin" : "vector I/O");
+		return -EINVAL;
+	}
+
+	if (!*addrs && (v->nppas || v->ppa_list)) {
+		nvme_nvm_vio_err(dev, "nppas %u and ppa_list must be 0 for opcode 0x%02x",
+				 v->nppas, v->opcode);
+		return -EINVAL;
+	}
+	if (nr > dev->ops->max_phys_sect ||
+	    (v->opcode == NVM_VIO_OP_GET_BB_TBL && v->nppas)) {
+		nvme_nvm_vio_err(dev, "nppas %u out of range (0..%u)", v->nppas,
+				 v->opcode == NVM_VIO_OP_GET_BB_TBL ? 0 :
+				 dev->ops->max_phys_sect - 1);
+		return -EINVAL;
+	}
+	if (v->control & ~nvme_nvm_vio_control(v)) {
+		nvme_nvm_vio_err(dev, "control 0x%x has bits opcode 0x%02x does not take",
+				 v->control, v->opcode);
+		return -EINVAL;
+	}
+
+	ret = nvme_nvm_vio_len(dev, "data_len", v->data_len, data);
+	if (ret)
+		return ret;
+	ret = nvme_nvm_vio_ptr(dev, "addr", v->addr, v->data_len);
+	if (ret)
+		return ret;
+	if (v->metadata_len || !meta_ok) {
+		ret = nvme_nvm_vio_len(dev, "metadata_len", v->metadata_len,
+				       meta_ok ? meta : 0);
+		if (ret)
+			return ret;
+	}
+	return nvme_nvm_vio_ptr(dev, "metadata", v->metadata, v->metadata_len);
+}
+
+/*
+ * Read the command's addresses from user space into @ppas (device
+ * format), once; check that their channel and LUN exist.
+ */
+static int nvme_nvm_vcmd_ppas(struct nvm_dev *dev,
+			      const struct nvme_nvm_vcmd *v, u64 *ppas,
+			      struct ppa_addr *gen)
+{
+	u32 i, nr = (u32)v->nppas + 1;
+
+	if (nr == 1) {
+		ppas[0] = v->ppa_list;
+	} else if (copy_from_user(ppas, u64_to_user_ptr(v->ppa_list),
+				  nr * sizeof(*ppas))) {
+		nvme_nvm_vio_err(dev, "ppa_list 0x%llx: %u addresses not readable",
+				 v->ppa_list, nr);
+		return -EFAULT;
+	}
+
+	for (i = 0; i < nr; i++) {
+		struct ppa_addr p = { .ppa = ppas[i] };
+
+		gen[i] = nvm_dev_to_generic(&dev->ppaf, p);
+		if (gen[i].g.ch >= dev->geo.nr_chnls ||
+		    gen[i].g.lun >= dev->geo.luns_per_chnl) {
+			nvme_nvm_vio_err(dev, "ppa_list[%u] 0x%llx: channel %u LUN %u out of range",
+					 i, ppas[i], (unsigned int)gen[i].g.ch,
+					 (unsigned int)gen[i].g.lun);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* Send the checked command; wait for it. */
+static int nvme_nvm_vcmd_exec(struct nvme_ns *ns, struct nvme_nvm_vcmd *v,
+			      dma_addr_t list_dma, dma_addr_t meta_dma)
+{
+	struct request_queue *q = v->admin ? ns->ctrl->admin_q : ns->queue;
+	struct nvme_command c = { };
+	struct bio *bio = NULL;
+	struct request *rq;
+	blk_status_t err;
+	int ret;
+
+	c.common.opcode = v->opcode;
+	c.common.nsid = cpu_to_le32(ns->head->ns_id);
+	c.common.cdw2[0] = cpu_to_le32(v->cdw2);
+	c.common.cdw2[1] = cpu_to_le32(v->cdw3);
+	if (v->metadata_len)
+		c.common.metadata = cpu_to_le64(meta_dma);
+	nvme_nvm_set_spba(&c, v->nppas ? list_dma : v->ppa_list);
+	c.common.cdw12 = cpu_to_le32((u32)v->nppas |
+				     (u32)v->control << NVME_NVM_CDW12_CONTROL_SHIFT);
+	c.common.cdw13 = cpu_to_le32(v->cdw13);
+	c.common.cdw14 = cpu_to_le32(v->cdw14);
+	c.common.cdw15 = cpu_to_le32(v->cdw15);
+
+	rq = blk_mq_alloc_request(q, nvme_req_op(&c), 0);
+	if (IS_ERR(rq))
+		return PTR_ERR(rq);
+	nvme_init_request(rq, &c);
+	if (v->timeout_ms)
+		rq->timeout = msecs_to_jiffies(v->timeout_ms);
+
+	if (v->data_len) {
+		ret = blk_rq_map_user(q, rq, NULL, u64_to_user_ptr(v->addr),
+				      v->data_len, GFP_KERNEL);
+		if (ret)
+			goto out_free_rq;
+		bio = rq->bio;
+	}
+
+	err = blk_execute_rq(rq, false);
+	v->result = nvme_req(rq)->status;
+	v->status = le64_to_cpu(nvme_req(rq)->result.u64);
+	if (nvme_req(rq)->flags & NVME_REQ_CANCELLED)
+		ret = -EINTR;
+	else if (v->result)
+		ret = v->result;
+	else
+		ret = blk_status_to_errno(err);
+
+	if (bio && blk_rq_unmap_user(bio) && !ret)
+		ret = -EFAULT;
+out_free_rq:
+	blk_mq_free_request(rq);
+	return ret;
+}
+
+/*
+ * Check, then run, a user-space vector command: addresses and OOB bytes
+ * go through DMA buffers of their own, the data straight from and to the
+ * user's pages (or a bounce buffer, as for NVMe passthrough).
+ */
+static int nvme_nvm_vcmd(struct nvme_ns *ns, struct nvm_dev *dev,
+			 struct nvme_nvm_vcmd *v)
+{
+	struct device *dma_dev = ns->ctrl->dev;
+	u32 nr = (u32)v->nppas + 1;
+	dma_addr_t list_dma = 0, meta_dma = 0;
+	struct ppa_addr *gen = NULL;
+	u64 *list = NULL, *ppas;
+	void *meta = NULL;
+	bool addrs, modifies;
+	int ret;
+
+	ret = nvme_nvm_vcmd_check(ns, dev, v, &addrs, &modifies);
+	if (ret)
+		return ret;
+
+	ppas = kcalloc(nr, sizeof(*ppas), GFP_KERNEL);
+	if (!ppas)
+		return -ENOMEM;
+	gen = kcalloc(nr, sizeof(*gen), GFP_KERNEL);
+	if (!gen) {
+		ret = -ENOMEM;
+		goto out_free_ppas;
+	}
+	if (addrs) {
+		ret = nvme_nvm_vcmd_ppas(dev, v, ppas, gen);
+		if (ret)
+			goto out_free_gen;
+	}
+
+	if (nr > 1) {
+		list = dma_alloc_coherent(dma_dev, nr * sizeof(*list),
+					  &list_dma, GFP_KERNEL);
+		if (!list) {
+			ret = -ENOMEM;
+			goto out_free_gen;
+		}
+		memcpy(list, ppas, nr * sizeof(*list));
+	}
+	if (v->metadata_len) {
+		meta = dma_alloc_coherent(dma_dev, v->metadata_len, &meta_dma,
+					  GFP_KERNEL);
+		if (!meta) {
+			ret = -ENOMEM;
+			goto out_free_list;
+		}
+		if (v->opcode == NVM_VIO_OP_WRITE &&
+		    copy_from_user(meta, u64_to_user_ptr(v->metadata),
+				   v->metadata_len)) {
+			nvme_nvm_vio_err(dev, "metadata 0x%llx: %u bytes not readable",
+					 v->metadata, v->metadata_len);
+			ret = -EFAULT;
+			goto out_free_meta;
+		}
+	}
+
+	/* a LUN a target owns is read only for user space */
+	if (modifies) {
+		ret = nvm_user_write_begin(dev, gen, nr);
+		if (ret)
+			goto out_free_meta;
+	}
+
+	ret = nvme_nvm_vcmd_exec(ns, v, list_dma, meta_dma);
+	if (ret >= 0 && meta && v->opcode == NVM_VIO_OP_READ &&
+	    copy_to_user(u64_to_user_ptr(v->metadata), meta, v->metadata_len))
+		ret = -EFAULT;
+
+	if (modifies)
+		nvm_user_write_end(dev);
+out_free_meta:
+	if (meta)
+		dma_free_coherent(dma_dev, v->metadata_len, meta, meta_dma);
+out_free_list:
+	if (list)
+		dma_free_coherent(dma_dev, nr * sizeof(*list), list, list_dma);
+out_free_gen:
+	kfree(gen);
+out_free_ppas:
+	kfree(ppas);
+	return ret;
+}
+
+static int nvme_nvm_submit_vio(struct nvme_ns *ns, struct nvm_dev *dev,
+			       struct nvm_user_vio __user *uvio)
+{
+	struct nvme_nvm_vcmd v = { };
+	struct nvm_user_vio vio;
+	int ret;
+
+	if (copy_from_user(&vio, uvio, sizeof(vio)))
+		return -EFAULT;
+	if (vio.flags) {
+		nvme_nvm_vio_err(dev, "flags 0x%x: none are defined", vio.flags);
+		return -EINVAL;
+	}
+	if (vio.rsvd || memchr_inv(vio.rsvd3, 0, sizeof(vio.rsvd3))) {
+		nvme_nvm_vio_err(dev, "rsvd and rsvd3 must be zero");
+		return -EINVAL;
+	}
+	if (vio.opcode != NVM_VIO_OP_ERASE && vio.opcode != NVM_VIO_OP_WRITE &&
+	    vio.opcode != NVM_VIO_OP_READ) {
+		nvme_nvm_vio_err(dev, "opcode 0x%02x is not a vector erase, write or read",
+				 vio.opcode);
+		return -EINVAL;
+	}
+
+	v.opcode = vio.opcode;
+	v.control = vio.control;
+	v.nppas = vio.nppas;
+	v.ppa_list = vio.ppa_list;
+	v.addr = vio.addr;
+	v.data_len = vio.data_len;
+	v.metadata = vio.metadata;
+	v.metadata_len = vio.metadata_len;
+
+	ret = nvme_nvm_vcmd(ns, dev, &v);
+	if (ret < 0 && ret != -EINTR)
+		return ret;
+	if (put_user(v.status, &uvio->status) ||
+	    put_user(v.result, &uvio->result))
+		return -EFAULT;
+	return ret;
+}
+
+static int nvme_nvm_passthru_vio(struct nvme_ns *ns, struct nvm_dev *dev,
+				 struct nvm_passthru_vio __user *uvio,
+				 bool admin)
+{
+	struct nvme_nvm_vcmd v = { .admin = admin };
+	struct nvm_passthru_vio vio;
+	int ret;
+
+	if (copy_from_user(&vio, uvio, sizeof(vio)))
+		return -EFAULT;
+	if (vio.flags) {
+		nvme_nvm_vio_err(dev, "flags 0x%x: none are defined", vio.flags);
+		return -EINVAL;
+	}
+	if (vio.rsvd[0] || vio.rsvd[1]) {
+		nvme_nvm_vio_err(dev, "rsvd must be zero");
+		return -EINVAL;
+	}
+
+	v.opcode = vio.opcode;
+	v.nsid = vio.nsid;
+	v.cdw2 = vio.cdw2;
+	v.cdw3 = vio.cdw3;
+	v.nppas = vio.nppas;
+	v.control = vio.control;
+	v.cdw13 = vio.cdw13;
+	v.cdw14 = vio.cdw14;
+	v.cdw15 = vio.cdw15;
+	v.ppa_list = vio.ppa_list;
+	v.addr = vio.addr;
+	v.data_len = vio.data_len;
+	v.metadata = vio.metadata;
+	v.metadata_len = vio.metadata_len;
+	v.timeout_ms = vio.timeout_ms;
+
+	ret = nvme_nvm_vcmd(ns, dev, &v);
+	if (ret < 0 && ret != -EINTR)
+		return ret;
+	if (put_user(v.status, &uvio->status) ||
+	    put_user(v.result, &uvio->result))
+		return -EFAULT;
+	return ret;
+}
+
+/**
+ * nvme_nvm_ioctl() - the LightNVM ioctls of a namespace's block device
+ * @ns: the namespace
+ * @cmd: %NVME_NVM_IOCTL_ADMIN_VIO, %NVME_NVM_IOCTL_SUBMIT_VIO or
+ *	%NVME_NVM_IOCTL_IO_VIO
+ * @argp: the user's structure
+ *
+ * Runs one Open-Channel command from user space and waits for it.
+ * Every field is checked first (-EINVAL with the field named in the
+ * log); a write, erase or bad block table change of a LUN that a target
+ * owns is refused with -EBUSY (reads are allowed).
+ *
+ * Context: process; sleeps.
+ * Return: the NVMe status of the completed command (0 for success; the
+ * status and completion bitmap are also copied out), -ENOTTY for another
+ * ioctl or a namespace not registered with LightNVM, -EPERM without
+ * CAP_SYS_ADMIN, or another negative errno.
+ */
+int nvme_nvm_ioctl(struct nvme_ns *ns, unsigned int cmd, void __user *argp)
+{
+	struct nvm_dev *dev;
+	int idx, ret;
+
+	if (cmd != NVME_NVM_IOCTL_ADMIN_VIO && cmd != NVME_NVM_IOCTL_IO_VIO &&
+	    cmd != NVME_NVM_IOCTL_SUBMIT_VIO)
+		return -ENOTTY;
+
+	idx = srcu_read_lock(&nvme_nvm_srcu);
+	dev = READ_ONCE(ns->ndev);
+	if (!dev) {
+		ret = -ENOTTY;
+		goto out;
+	}
+	if (!capable(CAP_SYS_ADMIN)) {
+		ret = -EPERM;
+		goto out;
+	}
+
+	switch (cmd) {
+	case NVME_NVM_IOCTL_ADMIN_VIO:
+		ret = nvme_nvm_passthru_vio(ns, dev, argp, true);
+		break;
+	case NVME_NVM_IOCTL_IO_VIO:
+		ret = nvme_nvm_passthru_vio(ns, dev, argp, false);
+		break;
+	default:
+		ret = nvme_nvm_submit_vio(ns, dev, argp);
+		break;
+	}
+out:
+	srcu_read_unlock(&nvme_nvm_srcu, idx);
+	return ret;
+}
+
+/* ----------------------------------------------- the lightnvm/ sysfs group */
+
+enum nvme_nvm_attr_field {
+	NVME_NVM_ATTR_VERSION,
+	NVME_NVM_ATTR_VENDOR_OPCODE,
+	NVME_NVM_ATTR_CAPABILITIES,
+	NVME_NVM_ATTR_DEVICE_MODE,
+	NVME_NVM_ATTR_MEDIA_MANAGER,
+	NVME_NVM_ATTR_PPA_FORMAT,
+	NVME_NVM_ATTR_MEDIA_TYPE,
+	NVME_NVM_ATTR_FLASH_MEDIA_TYPE,
+	NVME_NVM_ATTR_NUM_CHANNELS,
+	NVME_NVM_ATTR_NUM_LUNS,
+	NVME_NVM_ATTR_NUM_PLANES,
+	NVME_NVM_ATTR_NUM_BLOCKS,
+	NVME_NVM_ATTR_NUM_PAGES,
+	NVME_NVM_ATTR_PAGE_SIZE,
+	NVME_NVM_ATTR_HW_SECTOR_SIZE,
+	NVME_NVM_ATTR_OOB_SECTOR_SIZE,
+	NVME_NVM_ATTR_READ_TYP,
+	NVME_NVM_ATTR_READ_MAX,
+	NVME_NVM_ATTR_PROG_TYP,
+	NVME_NVM_ATTR_PROG_MAX,
+	NVME_NVM_ATTR_ERASE_TYP,
+	NVME_NVM_ATTR_ERASE_MAX,
+	NVME_NVM_ATTR_MULTIPLANE_MODES,
+	NVME_NVM_ATTR_MEDIA_CAPABILITIES,
+	NVME_NVM_ATTR_MAX_PHYS_SECS,
+};
+
+/**
+ * struct nvme_nvm_attr - a read-only file of the lightnvm/ group
+ * @dattr: the sysfs attribute
+ * @field: what it shows
+ */
+struct nvme_nvm_attr {
+	struct device_attribute		dattr;
+	enum nvme_nvm_attr_field	field;
+};
+
+static ssize_t nvme_nvm_field_show(struct nvm_dev *dev,
+				   enum nvme_nvm_attr_field field, char *buf)
+{
+	const struct nvm_id *id = &dev->identity;
+	const struct nvm_id_group *g = &id->groups[0];
+	const struct nvm_addr_format *f = &id->ppaf;
+
+	switch (field) {
+	case NVME_NVM_ATTR_VERSION:
+		return sysfs_emit(buf, "%u\n", id->ver_id);
+	case NVME_NVM_ATTR_VENDOR_OPCODE:
+		return sysfs_emit(buf, "%u\n", id->vmnt);
+	case NVME_NVM_ATTR_CAPABILITIES:
+		return sysfs_emit(buf, "%u\n", id->cap);
+	case NVME_NVM_ATTR_DEVICE_MODE:
+		return sysfs_emit(buf, "%u\n", id->dom);
+	case NVME_NVM_ATTR_MEDIA_MANAGER:
+		return nvm_sysfs_emit_mm(dev, buf);
+	case NVME_NVM_ATTR_PPA_FORMAT:
+		/* offset and length of ch, lun, pln, blk, pg, sect */
+		return sysfs_emit(buf, "0x%02x%02x%02x%02x%02x%02x%02x%02x%02x%02x%02x%02x\n",
+				  f->ch_offset, f->ch_len, f->lun_offset,
+				  f->lun_len, f->pln_offset, f->pln_len,
+				  f->blk_offset, f->blk_len, f->pg_offset,
+				  f->pg_len, f->sect_offset, f->sect_len);
+	case NVME_NVM_ATTR_MEDIA_TYPE:
+		return sysfs_emit(buf, "%u\n", g->mtype);
+	case NVME_NVM_ATTR_FLASH_MEDIA_TYPE:
+		return sysfs_emit(buf, "%u\n", g->fmtype);
+	case NVME_NVM_ATTR_NUM_CHANNELS:
+		return sysfs_emit(buf, "%u\n", g->num_ch);
+	case NVME_NVM_ATTR_NUM_LUNS:
+		return sysfs_emit(buf, "%u\n", g->num_lun);
+	case NVME_NVM_ATTR_NUM_PLANES:
+		return sysfs_emit(buf, "%u\n", g->num_pln);
+	case NVME_NVM_ATTR_NUM_BLOCKS:
+		return sysfs_emit(buf, "%u\n", g->num_blk);
+	case NVME_NVM_ATTR_NUM_PAGES:
+		return sysfs_emit(buf, "%u\n", g->num_pg);
+	case NVME_NVM_ATTR_PAGE_SIZE:
+		return sysfs_emit(buf, "%u\n", g->fpg_sz);
+	case NVME_NVM_ATTR_HW_SECTOR_SIZE:
+		return sysfs_emit(buf, "%u\n", g->csecs);
+	case NVME_NVM_ATTR_OOB_SECTOR_SIZE:
+		return sysfs_emit(buf, "%u\n", g->sos);
+	case NVME_NVM_ATTR_READ_TYP:
+		return sysfs_emit(buf, "%u\n", g->trdt);
+	case NVME_NVM_ATTR_READ_MAX:
+		return sysfs_emit(buf, "%u\n", g->trdm);
+	case NVME_NVM_ATTR_PROG_TYP:
+		return sysfs_emit(buf, "%u\n", g->tprt);
+	case NVME_NVM_ATTR_PROG_MAX:
+		return sysfs_emit(buf, "%u\n", g->tprm);
+	case NVME_NVM_ATTR_ERASE_TYP:
+		return sysfs_emit(buf, "%u\n", g->tbet);
+	case NVME_NVM_ATTR_ERASE_MAX:
+		return sysfs_emit(buf, "%u\n", g->tbem);
+	case NVME_NVM_ATTR_MULTIPLANE_MODES:
+		return sysfs_emit(buf, "0x%08x\n", g->mpos);
+	case NVME_NVM_ATTR_MEDIA_CAPABILITIES:
+		return sysfs_emit(buf, "0x%08x\n", g->mccap);
+	case NVME_NVM_ATTR_MAX_PHYS_SECS:
+		return sysfs_emit(buf, "%u\n", dev->ops->max_phys_sect);
+	}
+	return -EINVAL;
+}
+
+static ssize_t nvme_nvm_attr_show(struct device *d,
+				  struct device_attribute *dattr, char *buf)
+{
+	struct nvme_nvm_attr *a = container_of(dattr, struct nvme_nvm_attr,
+					       dattr);
+	struct nvme_ns *ns = dev_to_disk(d)->private_data;
+	struct nvm_dev *dev;
+	ssize_t ret;
+	int idx;
+
+	idx = srcu_read_lock(&nvme_nvm_srcu);
+	dev = READ_ONCE(ns->ndev);
+	ret = dev ? nvme_nvm_field_show(dev, a->field, buf) : -ENODEV;
+	srcu_read_unlock(&nvme_nvm_srcu, idx);
+	return ret;
+}
+
+#define NVME_NVM_ATTR(_name, _field)					\
+static struct nvme_nvm_attr nvme_nvm_attr_##_name = {			\
+	.dattr	= __ATTR(_name, 0444, nvme_nvm_attr_show, NULL),	\
+	.field	= NVME_NVM_ATTR_##_field,				\
+}
+
+NVME_NVM_ATTR(version, VERSION);
+NVME_NVM_ATTR(vendor_opcode, VENDOR_OPCODE);
+NVME_NVM_ATTR(capabilities, CAPABILITIES);
+NVME_NVM_ATTR(device_mode, DEVICE_MODE);
+NVME_NVM_ATTR(media_manager, MEDIA_MANAGER);
+NVME_NVM_ATTR(ppa_format, PPA_FORMAT);
+NVME_NVM_ATTR(media_type, MEDIA_TYPE);
+NVME_NVM_ATTR(flash_media_type, FLASH_MEDIA_TYPE);
+NVME_NVM_ATTR(num_channels, NUM_CHANNELS);
+NVME_NVM_ATTR(num_luns, NUM_LUNS);
+NVME_NVM_ATTR(num_planes, NUM_PLANES);
+NVME_NVM_ATTR(num_blocks, NUM_BLOCKS);
+NVME_NVM_ATTR(num_pages, NUM_PAGES);
+NVME_NVM_ATTR(page_size, PAGE_SIZE);
+NVME_NVM_ATTR(hw_sector_size, HW_SECTOR_SIZE);
+NVME_NVM_ATTR(oob_sector_size, OOB_SECTOR_SIZE);
+NVME_NVM_ATTR(read_typ, READ_TYP);
+NVME_NVM_ATTR(read_max, READ_MAX);
+NVME_NVM_ATTR(prog_typ, PROG_TYP);
+NVME_NVM_ATTR(prog_max, PROG_MAX);
+NVME_NVM_ATTR(erase_typ, ERASE_TYP);
+NVME_NVM_ATTR(erase_max, ERASE_MAX);
+NVME_NVM_ATTR(multiplane_modes, MULTIPLANE_MODES);
+NVME_NVM_ATTR(media_capabilities, MEDIA_CAPABILITIES);
+NVME_NVM_ATTR(max_phys_secs, MAX_PHYS_SECS);
+
+static struct attribute *nvme_nvm_attrs[] = {
+	&nvme_nvm_attr_version.dattr.attr,
+	&nvme_nvm_attr_vendor_opcode.dattr.attr,
+	&nvme_nvm_attr_capabilities.dattr.attr,
+	&nvme_nvm_attr_device_mode.dattr.attr,
+	&nvme_nvm_attr_media_manager.dattr.attr,
+	&nvme_nvm_attr_ppa_format.dattr.attr,
+	&nvme_nvm_attr_media_type.dattr.attr,
+	&nvme_nvm_attr_flash_media_type.dattr.attr,
+	&nvme_nvm_attr_num_channels.dattr.attr,
+	&nvme_nvm_attr_num_luns.dattr.attr,
+	&nvme_nvm_attr_num_planes.dattr.attr,
+	&nvme_nvm_attr_num_blocks.dattr.attr,
+	&nvme_nvm_attr_num_pages.dattr.attr,
+	&nvme_nvm_attr_page_size.dattr.attr,
+	&nvme_nvm_attr_hw_sector_size.dattr.attr,
+	&nvme_nvm_attr_oob_sector_size.dattr.attr,
+	&nvme_nvm_attr_read_typ.dattr.attr,
+	&nvme_nvm_attr_read_max.dattr.attr,
+	&nvme_nvm_attr_prog_typ.dattr.attr,
+	&nvme_nvm_attr_prog_max.dattr.attr,
+	&nvme_nvm_attr_erase_typ.dattr.attr,
+	&nvme_nvm_attr_erase_max.dattr.attr,
+	&nvme_nvm_attr_multiplane_modes.dattr.attr,
+	&nvme_nvm_attr_media_capabilities.dattr.attr,
+	&nvme_nvm_attr_max_phys_secs.dattr.attr,
+	NULL,
+};
+
+/* /sys/block/<namespace>/lightnvm/: the nvme core adds it to the disk */
+const struct attribute_group nvme_nvm_attr_group = {
+	.name	= "lightnvm",
+	.attrs	= nvme_nvm_attrs,
+};
+
 static bool nvme_nvm_pci_id(struct nvme_ctrl *ctrl)
 {
 	struct pci_dev *pdev;
@@ -739,12 +1432,13 @@ out:
 
 /**
  * nvme_nvm_register() - register an open-channel namespace with LightNVM
- * @ns: the namespace, whose disk is not added
+ * @ns: the namespace, whose disk is added afterwards, without capacity
  * @disk_name: name to register the device under (e.g. "nvme0n1")
  * @node: NUMA node
  *
  * The core reads and validates the identity; a namespace it refuses is not
- * used at all (it is not exposed as a disk either).
+ * used at all (it is not exposed as a disk either). From here on the
+ * namespace's disk answers the vector I/O ioctls (nvme_nvm_ioctl()).
  *
  * Context: process context.
  * Return: 0 or a negative errno.
@@ -783,7 +1477,7 @@ int nvme_nvm_register(struct nvme_ns *ns, char *disk_name, int node)
 	if (ret)
 		goto err_free_dev;
 
-	ns->ndev = dev;
+	WRITE_ONCE(ns->ndev, dev);
 	set_bit(NVME_NS_LIGHTNVM, &ns->flags);
 	dev_info(ns->ctrl->device, "%s: open-channel namespace registered with LightNVM\n",
 		 disk_name);
@@ -823,17 +1517,22 @@ void nvme_nvm_unregister(struct nvme_ns *ns)
 	/*
 	 * A controller that died (surprise removal, a failed reset) answers
 	 * nothing. For an ordinary namespace del_gendisk() marks the queue
-	 * dying; ours has no disk to delete, so do it here, before the
-	 * targets are removed: a command deferred while the queue was frozen
-	 * would otherwise wait for a request forever, and the target's
-	 * teardown with it. An orderly removal leaves the queue alive, so
-	 * that the targets can still write their checkpoints.
+	 * dying; ours is deleted only after LightNVM let go of it, so do it
+	 * here (unless the nvme core did), before the targets are removed
+	 * and before the wait for the ioctls: a command waiting for a
+	 * request while the queue was frozen would otherwise wait forever,
+	 * and the teardown with it. An orderly removal leaves the queue
+	 * alive, so that the targets can still write their checkpoints.
 	 */
-	if (ns->ctrl->state == NVME_CTRL_DEAD ||
-	    nvm_nvme_ns_dead(ns)) {
+	if ((ns->ctrl->state == NVME_CTRL_DEAD || nvm_nvme_ns_dead(ns)) &&
+	    !test_bit(GD_DEAD, &ns->disk->state)) {
 		blk_queue_flag_set(QUEUE_FLAG_DYING, ns->queue);
 		blk_mark_disk_dead(ns->disk);
 	}
+
+	/* the disk outlives the registration: end its ioctls and sysfs reads */
+	WRITE_ONCE(ns->ndev, NULL);
+	synchronize_srcu(&nvme_nvm_srcu);
 
 	nvm_unregister(dev);
 	/* no command is in flight any more, deferred or not */
@@ -842,6 +1541,5 @@ void nvme_nvm_unregister(struct nvme_ns *ns)
 	nvm_free_dev(dev);
 	bioset_exit(&nvm->bs);
 	kfree(nvm);
-	ns->ndev = NULL;
 	clear_bit(NVME_NS_LIGHTNVM, &ns->flags);
 }

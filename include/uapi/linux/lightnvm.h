@@ -211,7 +211,6 @@ enum {
 	NVM_VIO_OP_WRITE = 0x91,	/* I/O: vector write */
 	NVM_VIO_OP_READ = 0x92,		/* I/O: vector read */
 	NVM_VIO_OP_IDENTITY = 0xe2,	/* admin: identity, 4096 bytes */
-	NVM_VIO_OP_GET_L2P = 0xea,	/* admin: get L2P table */
 	NVM_VIO_OP_SET_BB_TBL = 0xf1,	/* admin: set bad block table */
 	NVM_VIO_OP_GET_BB_TBL = 0xf2	/* admin: get bad block table */
 };
