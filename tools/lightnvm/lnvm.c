@@ -6,7 +6,9 @@
  * with the subcommands of the original lnvm tool and of nvme-cli 1.x's
  * "nvme lnvm" plugin, plus "geometry", which reads the device's attributes
  * from /sys/class/lightnvm/<dev>/, and "status", which shows each target's
- * LUNs, space, write amplification, GC counters and errors from sysfs.
+ * LUNs, space, write amplification, GC counters and errors from sysfs,
+ * and vio-geometry, vio-erase, vio-write and vio-read, which use the
+ * vector I/O ioctls of an open-channel namespace's block device.
  * Documented in lnvm(8) (tools/lightnvm/lnvm.8): keep the two in step.
  */
 
@@ -15,6 +17,8 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1045,6 +1049,435 @@ static int cmd_status(int argc, char **argv)
 	return 0;
 }
 
+/* ---------------------------------------------------------- vector I/O */
+
+/*
+ * The vector I/O ioctls of an open-channel namespace's block device
+ * (Linux 4.11 ABI): vio-geometry reads the identity with
+ * NVME_NVM_IOCTL_ADMIN_VIO; vio-erase, vio-write and vio-read send one
+ * vector command with NVME_NVM_IOCTL_SUBMIT_VIO (or, with --passthru,
+ * NVME_NVM_IOCTL_IO_VIO) on physical addresses given as
+ * ch/lun/pl/blk[/pg/sec], converted with the identity's address format.
+ */
+
+#define VIO_ID_SIZE	4096
+#define VIO_GRP		256	/* the first configuration group */
+#define VIO_MAX_PPAS	64
+
+struct vio_id {
+	unsigned char raw[VIO_ID_SIZE];
+	unsigned int nch, nlun, npln, nblk, npg, csecs, sos, nsec;
+};
+
+static unsigned int vio_u8(const struct vio_id *id, int off)
+{
+	return id->raw[off];
+}
+
+static unsigned int vio_u16(const struct vio_id *id, int off)
+{
+	return id->raw[off] | id->raw[off + 1] << 8;
+}
+
+static unsigned int vio_u32(const struct vio_id *id, int off)
+{
+	return vio_u16(id, off) | (unsigned int)vio_u16(id, off + 2) << 16;
+}
+
+static void vio_errno(const char *op, const char *ioc, const char *dev)
+{
+	int err = errno;
+	const char *why;
+
+	switch (err) {
+	case EPERM:
+	case EACCES:
+		why = "permission denied (CAP_SYS_ADMIN is required)";
+		break;
+	case EBUSY:
+		why = "busy: a target owns the LUN (user space may only read it; see 'lnvm status')";
+		break;
+	case EINVAL:
+		why = "invalid argument (the kernel log names the field: dmesg | tail)";
+		break;
+	case ENOTTY:
+		why = "not an open-channel namespace registered with LightNVM, or a kernel without the vector ioctls";
+		break;
+	default:
+		why = strerror(err);
+		break;
+	}
+	fprintf(stderr, "%s: %s on %s: %s failed: %s (errno %d)\n", prog, op,
+		dev, ioc, why, err);
+}
+
+/* Open the namespace and read its identity (admin 0xe2). */
+static int vio_open(const char *dev, struct vio_id *id)
+{
+	struct nvm_passthru_vio c;
+	int fd, ret;
+
+	fd = open(dev, O_RDWR);
+	if (fd < 0) {
+		fprintf(stderr, "%s: cannot open %s: %s\n", prog, dev,
+			strerror(errno));
+		return -1;
+	}
+	memset(&c, 0, sizeof(c));
+	c.opcode = NVM_VIO_OP_IDENTITY;
+	c.addr = (uintptr_t)id->raw;
+	c.data_len = sizeof(id->raw);
+	ret = ioctl(fd, NVME_NVM_IOCTL_ADMIN_VIO, &c);
+	if (ret) {
+		if (ret < 0)
+			vio_errno("identity", "NVME_NVM_IOCTL_ADMIN_VIO", dev);
+		else
+			fprintf(stderr, "%s: identity on %s: NVMe status 0x%x\n",
+				prog, dev, c.result);
+		close(fd);
+		return -1;
+	}
+	id->nch = vio_u8(id, VIO_GRP + 4);
+	id->nlun = vio_u8(id, VIO_GRP + 5);
+	id->npln = vio_u8(id, VIO_GRP + 6);
+	id->nblk = vio_u16(id, VIO_GRP + 8);
+	id->npg = vio_u16(id, VIO_GRP + 10);
+	id->csecs = vio_u16(id, VIO_GRP + 14);
+	id->sos = vio_u16(id, VIO_GRP + 16);
+	id->nsec = id->csecs ? vio_u16(id, VIO_GRP + 12) / id->csecs : 0;
+	if (vio_u8(id, 0) != 1 || !id->nch || !id->nlun || !id->npln ||
+	    !id->nblk || !id->npg || !id->nsec) {
+		fprintf(stderr, "%s: %s: not an Open-Channel SSD 1.2 identity (version %u)\n",
+			prog, dev, vio_u8(id, 0));
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static int cmd_vio_geometry(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "device", required_argument, NULL, 'd' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	static const struct {
+		const char *name;
+		int off, size;
+	} f[] = {
+		{ "version", 0, 1 }, { "vendor_opcode", 1, 1 },
+		{ "capabilities", 4, 4 }, { "device_mode", 8, 4 },
+		{ "media_type", VIO_GRP + 0, 1 },
+		{ "flash_media_type", VIO_GRP + 1, 1 },
+		{ "num_channels", VIO_GRP + 4, 1 },
+		{ "num_luns", VIO_GRP + 5, 1 },
+		{ "num_planes", VIO_GRP + 6, 1 },
+		{ "num_blocks", VIO_GRP + 8, 2 },
+		{ "num_pages", VIO_GRP + 10, 2 },
+		{ "page_size", VIO_GRP + 12, 2 },
+		{ "hw_sector_size", VIO_GRP + 14, 2 },
+		{ "oob_sector_size", VIO_GRP + 16, 2 },
+		{ "read_typ", VIO_GRP + 20, 4 }, { "read_max", VIO_GRP + 24, 4 },
+		{ "prog_typ", VIO_GRP + 28, 4 }, { "prog_max", VIO_GRP + 32, 4 },
+		{ "erase_typ", VIO_GRP + 36, 4 },
+		{ "erase_max", VIO_GRP + 40, 4 },
+	};
+	const char *dev = NULL;
+	struct vio_id id;
+	unsigned int v;
+	size_t i;
+	int opt, fd;
+
+	while ((opt = getopt_long(argc, argv, "d:h", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'd':
+			dev = optarg;
+			break;
+		case 'h':
+			printf("usage: %s vio-geometry -d /dev/NVMEnN\n\n"
+			       "Read the identity of an open-channel namespace with the\n"
+			       "NVME_NVM_IOCTL_ADMIN_VIO ioctl and print its geometry, one\n"
+			       "'name value' line each, named as the namespace's lightnvm/\n"
+			       "sysfs attributes.\n\n"
+			       "  -d, --device DEV   the open-channel namespace, e.g. /dev/nvme0n1\n",
+			       prog);
+			return 0;
+		default:
+			fprintf(stderr, "usage: %s vio-geometry -d /dev/NVMEnN\n", prog);
+			return 2;
+		}
+	}
+	if (!dev || optind < argc) {
+		fprintf(stderr, "usage: %s vio-geometry -d /dev/NVMEnN\n", prog);
+		return 2;
+	}
+	fd = vio_open(dev, &id);
+	if (fd < 0)
+		return 1;
+	close(fd);
+	for (i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
+		v = f[i].size == 1 ? vio_u8(&id, f[i].off) :
+		    f[i].size == 2 ? vio_u16(&id, f[i].off) :
+		    vio_u32(&id, f[i].off);
+		printf("%s %u\n", f[i].name, v);
+	}
+	printf("ppa_format 0x");
+	for (i = 12; i < 24; i++)
+		printf("%02x", vio_u8(&id, (int)i));
+	printf("\nmultiplane_modes 0x%08x\nmedia_capabilities 0x%08x\n",
+	       vio_u32(&id, VIO_GRP + 44), vio_u32(&id, VIO_GRP + 48));
+	return 0;
+}
+
+/* A physical address: ch/lun/pl/blk[/pg/sec]. */
+struct vio_addr {
+	unsigned long ch, lun, pl, blk, pg, sec;
+};
+
+static int vio_parse_addr(const char *s, const struct vio_id *id, bool page,
+			  struct vio_addr *a)
+{
+	unsigned long *v[] = { &a->ch, &a->lun, &a->pl, &a->blk, &a->pg, &a->sec };
+	unsigned long max[] = { id->nch - 1, id->nlun - 1, id->npln - 1,
+				id->nblk - 1, id->npg - 1, id->nsec - 1 };
+	const char *names[] = { "channel", "LUN", "plane", "block", "page", "sector" };
+	int i, n = page ? 6 : 4;
+	char buf[128], *tok, *save = NULL;
+
+	memset(a, 0, sizeof(*a));
+	if (strlen(s) >= sizeof(buf))
+		goto bad;
+	strcpy(buf, s);
+	for (i = 0, tok = strtok_r(buf, "/", &save); tok && i < n;
+	     i++, tok = strtok_r(NULL, "/", &save))
+		if (parse_uint(tok, max[i], names[i], v[i]))
+			return -1;
+	if (i == n && !tok)
+		return 0;
+bad:
+	fprintf(stderr, "%s: invalid address '%s': give %s\n", prog, s,
+		page ? "ch/lun/pl/blk/pg/sec" : "ch/lun/pl/blk");
+	return -1;
+}
+
+/* The device address of sector @k after @a (sectors, then pages). */
+static uint64_t vio_ppa(const struct vio_id *id, const struct vio_addr *a,
+			unsigned int k)
+{
+	unsigned long s = a->pg * id->nsec + a->sec + k;
+
+	return (uint64_t)a->ch << vio_u8(id, 12) |
+	       (uint64_t)a->lun << vio_u8(id, 14) |
+	       (uint64_t)a->pl << vio_u8(id, 16) |
+	       (uint64_t)a->blk << vio_u8(id, 18) |
+	       (uint64_t)(s / id->nsec) << vio_u8(id, 20) |
+	       (uint64_t)(s % id->nsec) << vio_u8(id, 22);
+}
+
+static int read_whole(const char *path, void *buf, size_t len)
+{
+	FILE *f = fopen(path, "rb");
+	size_t n;
+
+	if (!f) {
+		fprintf(stderr, "%s: cannot open %s: %s\n", prog, path,
+			strerror(errno));
+		return -1;
+	}
+	n = fread(buf, 1, len, f);
+	fclose(f);
+	if (n != len) {
+		fprintf(stderr, "%s: %s holds %zu bytes, %zu needed\n", prog,
+			path, n, len);
+		return -1;
+	}
+	return 0;
+}
+
+static int write_whole(const char *path, const void *buf, size_t len)
+{
+	FILE *f = fopen(path, "wb");
+
+	if (!f || fwrite(buf, 1, len, f) != len || fclose(f)) {
+		fprintf(stderr, "%s: cannot write %s: %s\n", prog, path,
+			strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static void vio_usage(FILE *f, const char *cmd)
+{
+	bool erase = !strcmp(cmd, "vio-erase"), wr = !strcmp(cmd, "vio-write");
+
+	fprintf(f, "usage: %s %s -d /dev/NVMEnN -a %s%s [-p]\n\n", prog, cmd,
+		erase ? "CH/LUN/PL/BLK" : "CH/LUN/PL/BLK/PG/SEC",
+		erase ? "" : wr ? " -i DATA [-m OOB] [-n N]" :
+		" -o DATA [-m OOB] [-n N]");
+	fprintf(f, "%s with one vector command on the namespace's block device\n"
+		"(NVME_NVM_IOCTL_SUBMIT_VIO; -p: NVME_NVM_IOCTL_IO_VIO).\n\n"
+		"  -d, --device DEV     the open-channel namespace, e.g. /dev/nvme0n1\n"
+		"  -a, --addr ADDR      physical address\n",
+		erase ? "Erase a block (one plane)" :
+		wr ? "Program sectors and their OOB" : "Read sectors and their OOB");
+	if (!erase)
+		fprintf(f, "  -n, --sectors N      N consecutive sectors (1..64, default 1)\n"
+			"%s"
+			"  -m, --oob FILE       out-of-band bytes: N times the OOB size\n",
+			wr ? "  -i, --input FILE     data to write: N sectors\n" :
+			"  -o, --output FILE    where to put the data read\n");
+	fprintf(f, "  -p, --passthru       use NVME_NVM_IOCTL_IO_VIO\n\n"
+		"Prints the NVMe status and the completion bitmap; exits 0 only\n"
+		"if the status is 0. A LUN a target owns may only be read.\n");
+}
+
+/* vio-erase, vio-write and vio-read */
+static int cmd_vio_io(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "device", required_argument, NULL, 'd' },
+		{ "addr", required_argument, NULL, 'a' },
+		{ "sectors", required_argument, NULL, 'n' },
+		{ "input", required_argument, NULL, 'i' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "oob", required_argument, NULL, 'm' },
+		{ "passthru", no_argument, NULL, 'p' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *cmd = argv[0], *dev = NULL, *addr = NULL, *in = NULL;
+	const char *out = NULL, *oob = NULL;
+	bool erase = !strcmp(cmd, "vio-erase"), wr = !strcmp(cmd, "vio-write");
+	uint64_t ppas[VIO_MAX_PPAS];
+	unsigned long n = 1;
+	unsigned char *data = NULL, *meta = NULL;
+	size_t dlen = 0, mlen = 0;
+	struct vio_addr a;
+	struct vio_id id;
+	bool passthru = false;
+	unsigned int k;
+	int opt, fd = -1, ret, rc = 1;
+	uint64_t status;
+	uint32_t result;
+
+	while ((opt = getopt_long(argc, argv, "d:a:n:i:o:m:ph", opts,
+				  NULL)) != -1) {
+		switch (opt) {
+		case 'd':
+			dev = optarg;
+			break;
+		case 'a':
+			addr = optarg;
+			break;
+		case 'n':
+			if (parse_uint(optarg, VIO_MAX_PPAS, "sector count", &n) ||
+			    !n)
+				return 2;
+			break;
+		case 'i':
+			in = optarg;
+			break;
+		case 'o':
+			out = optarg;
+			break;
+		case 'm':
+			oob = optarg;
+			break;
+		case 'p':
+			passthru = true;
+			break;
+		case 'h':
+			vio_usage(stdout, cmd);
+			return 0;
+		default:
+			vio_usage(stderr, cmd);
+			return 2;
+		}
+	}
+	if (!dev || !addr || optind < argc || (erase && (in || out || oob || n != 1)) ||
+	    (wr && (!in || out)) || (!erase && !wr && (!out || in))) {
+		vio_usage(stderr, cmd);
+		return 2;
+	}
+	fd = vio_open(dev, &id);
+	if (fd < 0)
+		return 1;
+	if (vio_parse_addr(addr, &id, !erase, &a))
+		goto out;
+	if (a.pg * id.nsec + a.sec + n > (unsigned long)id.npg * id.nsec) {
+		fprintf(stderr, "%s: %lu sectors from page %lu sector %lu run past the block's %u pages\n",
+			prog, n, a.pg, a.sec, id.npg);
+		goto out;
+	}
+	for (k = 0; k < n; k++)
+		ppas[k] = vio_ppa(&id, &a, k);
+
+	if (!erase) {
+		dlen = n * id.csecs;
+		data = calloc(1, dlen);
+		if (oob) {
+			mlen = n * id.sos;
+			meta = calloc(1, mlen ? mlen : 1);
+		}
+		if (!data || (oob && !meta)) {
+			fprintf(stderr, "%s: out of memory\n", prog);
+			goto out;
+		}
+		if (wr && (read_whole(in, data, dlen) ||
+			   (mlen && read_whole(oob, meta, mlen))))
+			goto out;
+	}
+
+	if (passthru) {
+		struct nvm_passthru_vio c;
+
+		memset(&c, 0, sizeof(c));
+		c.opcode = erase ? NVM_VIO_OP_ERASE : wr ? NVM_VIO_OP_WRITE :
+			   NVM_VIO_OP_READ;
+		c.nppas = n - 1;
+		c.ppa_list = n == 1 ? ppas[0] : (uintptr_t)ppas;
+		c.addr = (uintptr_t)data;
+		c.data_len = dlen;
+		c.metadata = (uintptr_t)meta;
+		c.metadata_len = mlen;
+		ret = ioctl(fd, NVME_NVM_IOCTL_IO_VIO, &c);
+		status = c.status;
+		result = c.result;
+	} else {
+		struct nvm_user_vio c;
+
+		memset(&c, 0, sizeof(c));
+		c.opcode = erase ? NVM_VIO_OP_ERASE : wr ? NVM_VIO_OP_WRITE :
+			   NVM_VIO_OP_READ;
+		c.nppas = n - 1;
+		c.ppa_list = n == 1 ? ppas[0] : (uintptr_t)ppas;
+		c.addr = (uintptr_t)data;
+		c.data_len = dlen;
+		c.metadata = (uintptr_t)meta;
+		c.metadata_len = mlen;
+		ret = ioctl(fd, NVME_NVM_IOCTL_SUBMIT_VIO, &c);
+		status = c.status;
+		result = c.result;
+	}
+	if (ret < 0) {
+		vio_errno(cmd + 4, passthru ? "NVME_NVM_IOCTL_IO_VIO" :
+			  "NVME_NVM_IOCTL_SUBMIT_VIO", dev);
+		goto out;
+	}
+	printf("status 0x%x bitmap 0x%llx\n", result,
+	       (unsigned long long)status);
+	if (!erase && !wr && (write_whole(out, data, dlen) ||
+			      (mlen && write_whole(oob, meta, mlen))))
+		goto out;
+	rc = result ? 1 : 0;
+out:
+	free(data);
+	free(meta);
+	close(fd);
+	return rc;
+}
+
 /* ------------------------------------------------------------------ main */
 
 static const struct {
@@ -1060,6 +1493,10 @@ static const struct {
 	{ "factory",  cmd_factory,  "erase a device and reset block marks" },
 	{ "geometry", cmd_geometry, "show a device's geometry" },
 	{ "status",   cmd_status,   "show targets: LUNs, space, WAF, GC, errors" },
+	{ "vio-geometry", cmd_vio_geometry, "a namespace's identity, by NVME_NVM_IOCTL_ADMIN_VIO" },
+	{ "vio-erase", cmd_vio_io,  "erase a block by physical address (vector ioctl)" },
+	{ "vio-write", cmd_vio_io,  "program sectors and OOB by physical address" },
+	{ "vio-read", cmd_vio_io,   "read sectors and OOB by physical address" },
 };
 
 static void usage(FILE *f)
@@ -1068,7 +1505,7 @@ static void usage(FILE *f)
 
 	fprintf(f, "usage: %s <command> [options]\n\ncommands:\n", prog);
 	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
-		fprintf(f, "  %-10s %s\n", cmds[i].name, cmds[i].help);
+		fprintf(f, "  %-12s %s\n", cmds[i].name, cmds[i].help);
 	fprintf(f, "\n'%s <command> --help' describes a command's options.\n", prog);
 }
 
