@@ -4,7 +4,8 @@
 # sourced by the test scripts in the guest. They drive the device with
 # Debian's nvme-cli: admin commands on the controller (/dev/nvme0), I/O
 # commands on the namespace block device (/dev/nvme0n1), which exists when
-# the kernel sees the namespace as an ordinary one (the stock kernel).
+# the kernel sees the namespace as an ordinary one (the stock kernel) and,
+# with capacity 0, when LightNVM has it (the debug kernel).
 #
 # Addresses are device addresses built from the address format (ppaf) the
 # identity reports; an I/O helper prints the command's NVMe status as a hex
