@@ -33,10 +33,12 @@ EXPORT_TRACEPOINT_SYMBOL_GPL(gennvm_mark_blk);
  * and bindings; see core.h for what it covers and the lock order.
  */
 DEFINE_MUTEX(nvm_lock);
+EXPORT_SYMBOL_IF_KUNIT(nvm_lock);
 LIST_HEAD(nvm_devices);
 LIST_HEAD(nvm_mms);
 LIST_HEAD(nvm_tgt_types);
 LIST_HEAD(nvm_targets);
+EXPORT_SYMBOL_IF_KUNIT(nvm_targets);
 
 static void nvm_dev_release(struct device *d)
 {

@@ -2,7 +2,8 @@
 /*
  * KUnit tests of the LightNVM core's pure logic: generic <-> device address
  * conversion, sector order inside a block, identity validation and the
- * geometry derived from it, and the rule for names.
+ * geometry derived from it, the rule for names, and which LUNs user-space
+ * vector I/O may write (a target's LUN ranges).
  */
 
 #include <kunit/test.h>
@@ -435,7 +436,94 @@ static struct kunit_suite nvm_name_suite = {
 	.test_cases = nvm_name_cases,
 };
 
-kunit_test_suites(&nvm_ppa_suite, &nvm_geo_suite, &nvm_name_suite);
+/*
+ * LUN ownership for user-space vector I/O: two fake targets on nvm_targets
+ * (LUNs 1-2 of one device, 0-3 of another), as nvm_tgt_reserve() puts
+ * them there, under nvm_lock.
+ */
+static void nvm_lun_owned(struct kunit *test)
+{
+	struct nvm_core_target *ct, *cu;
+	struct nvm_dev *dev, *other;
+	struct nvm_target *t, *u;
+	struct ppa_addr ppas[2];
+	int ch, lun;
+
+	dev = kunit_kzalloc(test, sizeof(*dev), GFP_KERNEL);
+	other = kunit_kzalloc(test, sizeof(*other), GFP_KERNEL);
+	ct = kunit_kzalloc(test, sizeof(*ct), GFP_KERNEL);
+	cu = kunit_kzalloc(test, sizeof(*cu), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, dev);
+	KUNIT_ASSERT_NOT_NULL(test, other);
+	KUNIT_ASSERT_NOT_NULL(test, ct);
+	KUNIT_ASSERT_NOT_NULL(test, cu);
+	/* being created: not listed in sysfs, not removable */
+	ct->state = NVM_TGT_CREATING;
+	cu->state = NVM_TGT_CREATING;
+	t = &ct->tgt;
+	u = &cu->tgt;
+	strscpy(dev->name, "kunit_dev", sizeof(dev->name));
+	dev->geo.nr_chnls = 2;
+	dev->geo.luns_per_chnl = 2;
+	dev->geo.nr_luns = 4;
+	other->geo = dev->geo;
+	t->dev = dev;
+	t->conf.lun_begin = 1;
+	t->conf.lun_end = 2;
+	u->dev = other;
+	u->conf.lun_begin = 0;
+	u->conf.lun_end = 3;
+
+	mutex_lock(&nvm_lock);
+	list_add_tail(&t->list, &nvm_targets);
+	list_add_tail(&u->list, &nvm_targets);
+	mutex_unlock(&nvm_lock);
+
+	/* LUN index = ch * luns_per_chnl + lun: 0 free, 1 and 2 owned, 3 free */
+	for (ch = 0; ch < 2; ch++) {
+		for (lun = 0; lun < 2; lun++) {
+			int id = ch * 2 + lun;
+
+			KUNIT_EXPECT_EQ_MSG(test,
+					    (int)nvm_ppa_lun_owned(dev, mkppa(ch, lun, 1, 7, 3, 2)),
+					    (int)(id == 1 || id == 2), "ch %d lun %d", ch, lun);
+		}
+	}
+
+	ppas[0] = mkppa(0, 0, 0, 0, 0, 0);
+	ppas[1] = mkppa(1, 1, 0, 0, 0, 0);
+	KUNIT_EXPECT_EQ(test, nvm_user_write_begin(dev, ppas, 2), 0);
+	KUNIT_EXPECT_EQ(test, dev->user_writes, 1U);
+	nvm_user_write_end(dev);
+	KUNIT_EXPECT_EQ(test, dev->user_writes, 0U);
+	ppas[1] = mkppa(1, 0, 0, 0, 0, 0);
+	KUNIT_EXPECT_EQ(test, nvm_user_write_begin(dev, ppas, 2), -EBUSY);
+	KUNIT_EXPECT_EQ(test, dev->user_writes, 0U);
+
+	mutex_lock(&nvm_lock);
+	list_del(&t->list);
+	mutex_unlock(&nvm_lock);
+	/* a removed target's LUNs are free again; the other device's are not */
+	KUNIT_EXPECT_FALSE(test, nvm_ppa_lun_owned(dev, mkppa(0, 1, 0, 0, 0, 0)));
+	KUNIT_EXPECT_TRUE(test, nvm_ppa_lun_owned(other, mkppa(0, 1, 0, 0, 0, 0)));
+	mutex_lock(&nvm_lock);
+	list_del(&u->list);
+	mutex_unlock(&nvm_lock);
+	KUNIT_EXPECT_FALSE(test, nvm_ppa_lun_owned(other, mkppa(0, 1, 0, 0, 0, 0)));
+}
+
+static struct kunit_case nvm_owner_cases[] = {
+	KUNIT_CASE(nvm_lun_owned),
+	{}
+};
+
+static struct kunit_suite nvm_owner_suite = {
+	.name = "lightnvm_owner",
+	.test_cases = nvm_owner_cases,
+};
+
+kunit_test_suites(&nvm_ppa_suite, &nvm_geo_suite, &nvm_name_suite,
+		  &nvm_owner_suite);
 
 MODULE_DESCRIPTION("KUnit tests for the LightNVM core");
 MODULE_LICENSE("GPL");
