@@ -1518,14 +1518,15 @@ void nvme_nvm_unregister(struct nvme_ns *ns)
 	 * A controller that died (surprise removal, a failed reset) answers
 	 * nothing. For an ordinary namespace del_gendisk() marks the queue
 	 * dying; ours is deleted only after LightNVM let go of it, so do it
-	 * here (unless the nvme core did), before the targets are removed
-	 * and before the wait for the ioctls: a command waiting for a
-	 * request while the queue was frozen would otherwise wait forever,
-	 * and the teardown with it. An orderly removal leaves the queue
-	 * alive, so that the targets can still write their checkpoints.
+	 * here, before the targets are removed and before the wait for the
+	 * ioctls: a command waiting for a request while the queue was frozen
+	 * would otherwise wait forever, and the teardown with it (6.1's
+	 * blk_mark_disk_dead() does not set QUEUE_FLAG_DYING, which a
+	 * passthrough request's allocation checks). An orderly removal
+	 * leaves the queue alive, so that the targets can still write their
+	 * checkpoints.
 	 */
-	if ((ns->ctrl->state == NVME_CTRL_DEAD || nvm_nvme_ns_dead(ns)) &&
-	    !test_bit(GD_DEAD, &ns->disk->state)) {
+	if (ns->ctrl->state == NVME_CTRL_DEAD || nvm_nvme_ns_dead(ns)) {
 		blk_queue_flag_set(QUEUE_FLAG_DYING, ns->queue);
 		blk_mark_disk_dead(ns->disk);
 	}
