@@ -1470,7 +1470,11 @@ int nvme_nvm_register(struct nvme_ns *ns, char *disk_name, int node)
 	nvm->dev = dev;
 	dev->ops = &nvme_nvm_dev_ops;
 	dev->private_data = nvm;
-	dev->parent = ns->ctrl->device;
+	/*
+	 * Not below the controller: the namespace's disk, added next, has
+	 * the same name there (/sys/class/lightnvm/<name> is virtual).
+	 */
+	dev->parent = NULL;
 	strscpy(dev->name, disk_name, sizeof(dev->name));
 
 	ret = nvm_register(dev);
