@@ -139,15 +139,16 @@ static unsigned int field(uint64_t v, int i)
 	return len ? (v >> ppaf[2 * i]) & ((1u << len) - 1) : 0;
 }
 
-/* a mapping that is gone, and one that is read only */
+/* a page no access may touch, and a read-only mapping */
 static void *unmapped, *rdonly;
 
 static void setup_pointers(void)
 {
 	page = sysconf(_SC_PAGESIZE);
-	unmapped = mmap(NULL, page, PROT_READ | PROT_WRITE,
-			MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (unmapped == MAP_FAILED || munmap(unmapped, page))
+	/* kept reserved (PROT_NONE), so that no later mapping lands there */
+	unmapped = mmap(NULL, page, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS,
+			-1, 0);
+	if (unmapped == MAP_FAILED)
 		die(3, "mmap");
 	rdonly = mmap(NULL, MAX_PPAS * 4096 + page, PROT_READ,
 		      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
