@@ -423,12 +423,24 @@ static int nvm_core_init_dev(struct nvm_dev *dev)
 		pr_err("%s: could not read the identity: %d\n", dev->name, ret);
 		return ret;
 	}
+	if (dev->identity.ver_id == NVM_OCSSD_SPEC_20 &&
+	    !dev->ops->get_chk_meta) {
+		pr_err("%s: identity version 2 not supported by its driver (it cannot report chunks; need 1, Open-Channel SSD 1.2)\n",
+		       dev->name);
+		return -EINVAL;
+	}
 	ret = nvm_validate_identity(&dev->identity, dev->name);
 	if (ret)
 		return ret;
 	nvm_geo_from_identity(&dev->identity, geo);
 	dev->ppaf = dev->identity.ppaf;
+	dev->lbaf = dev->identity.id20.lbaf;
 	geo->max_rq_size = dev->ops->max_phys_sect * geo->sec_size;
+	if (geo->ws_min > dev->ops->max_phys_sect) {
+		pr_err("%s: ws_min %d is more than the %u addresses of one command (max_phys_sect)\n",
+		       dev->name, geo->ws_min, dev->ops->max_phys_sect);
+		return -EINVAL;
+	}
 	if (dev->ops->max_phys_sect < geo->nr_planes) {
 		pr_err("%s: max_phys_sect %u is less than the %d planes of a multi-plane erase\n",
 		       dev->name, dev->ops->max_phys_sect, geo->nr_planes);
@@ -514,10 +526,17 @@ int nvm_register(struct nvm_dev *dev)
 	nvm_autobind(dev);
 	mutex_unlock(&nvm_lock);
 
-	pr_info("%s: registered: %d channels x %d LUNs, %d planes, %d blocks, %d pages, %d sectors/page, %llu sectors\n",
-		dev->name, dev->geo.nr_chnls, dev->geo.luns_per_chnl,
-		dev->geo.nr_planes, dev->geo.blks_per_lun,
-		dev->geo.pgs_per_blk, dev->geo.sec_per_pg, dev->geo.nr_secs);
+	if (dev->geo.version == NVM_OCSSD_SPEC_20)
+		pr_info("%s: registered (Open-Channel SSD 2.0): %d groups x %d PUs, %d chunks of %d logical blocks, ws_min %d, ws_opt %d, mw_cunits %d, %llu logical blocks\n",
+			dev->name, dev->geo.num_grp, dev->geo.num_pu,
+			dev->geo.num_chk, dev->geo.clba, dev->geo.ws_min,
+			dev->geo.ws_opt, dev->geo.mw_cunits, dev->geo.nr_secs);
+	else
+		pr_info("%s: registered: %d channels x %d LUNs, %d planes, %d blocks, %d pages, %d sectors/page, %llu sectors\n",
+			dev->name, dev->geo.nr_chnls, dev->geo.luns_per_chnl,
+			dev->geo.nr_planes, dev->geo.blks_per_lun,
+			dev->geo.pgs_per_blk, dev->geo.sec_per_pg,
+			dev->geo.nr_secs);
 	return 0;
 
 err_unlock_del_dev:
@@ -709,13 +728,29 @@ static bool nvm_ppa_in_range(const struct nvm_geo *geo, struct ppa_addr p)
 	       p.g.pg < geo->pgs_per_blk && p.g.sec < geo->sec_per_pg;
 }
 
+/* A generic address in the device's format, whichever its version. */
+static struct ppa_addr nvm_ppa_to_dev(struct nvm_dev *dev, struct ppa_addr p)
+{
+	if (dev->geo.version == NVM_OCSSD_SPEC_20)
+		return nvm_generic_to_dev20(&dev->geo, &dev->lbaf, p);
+	return nvm_generic_to_dev(&dev->ppaf, p);
+}
+
+static struct ppa_addr nvm_ppa_to_generic(struct nvm_dev *dev,
+					  struct ppa_addr p)
+{
+	if (dev->geo.version == NVM_OCSSD_SPEC_20)
+		return nvm_dev20_to_generic(&dev->geo, &dev->lbaf, p);
+	return nvm_dev_to_generic(&dev->ppaf, p);
+}
+
 static void nvm_rq_to_dev(struct nvm_dev *dev, struct nvm_rq *rqd)
 {
 	struct ppa_addr *ppas = nvm_rq_ppas(rqd);
 	int i;
 
 	for (i = 0; i < rqd->nr_ppas; i++)
-		ppas[i] = nvm_generic_to_dev(&dev->ppaf, ppas[i]);
+		ppas[i] = nvm_ppa_to_dev(dev, ppas[i]);
 }
 
 static void nvm_rq_to_generic(struct nvm_dev *dev, struct nvm_rq *rqd)
@@ -724,7 +759,7 @@ static void nvm_rq_to_generic(struct nvm_dev *dev, struct nvm_rq *rqd)
 	int i;
 
 	for (i = 0; i < rqd->nr_ppas; i++)
-		ppas[i] = nvm_dev_to_generic(&dev->ppaf, ppas[i]);
+		ppas[i] = nvm_ppa_to_generic(dev, ppas[i]);
 }
 
 /* The control flag that asks for the device's multi-plane access mode. */
@@ -835,7 +870,7 @@ void nvm_end_io(struct nvm_rq *rqd)
 
 	nvm_rq_to_generic(dev, rqd);
 	trace_nvm_io_done(dev, rqd);
-	if (rqd->opcode == NVM_OP_PWRITE && rqd->error == NVM_RSP_ERR_FAILWRITE)
+	if (rqd->opcode == NVM_OP_PWRITE && nvm_rsp_is_write_fail(rqd->error))
 		nvm_mark_failed_write(dev, rqd);
 	if (rqd->end_io)
 		rqd->end_io(rqd);
@@ -887,6 +922,11 @@ EXPORT_SYMBOL_GPL(nvm_submit_io_sync);
  * @dev: registered device
  * @ppa: generic address of the block (ch, lun, blk; the rest is ignored)
  *
+ * On a 2.0 device this is the reset of one chunk (one address). A chunk
+ * that is free already cannot be reset again on most devices: they answer
+ * %NVM_RSP_ERR_INVALIDRESET, and the chunk is as a reset leaves it, so
+ * that counts as success.
+ *
  * Context: process.
  * Return: 0, -EIO if the media failed the erase (the block is bad),
  * -ENOLINK if the command failed for a host or transport reason, or
@@ -915,6 +955,9 @@ int nvm_erase_ppa(struct nvm_dev *dev, struct ppa_addr ppa)
 	}
 	ret = nvm_submit_io_sync(dev, &rqd);
 	nvm_free_ppalist(dev, &rqd);
+	if (ret == -ENOLINK && dev->geo.version == NVM_OCSSD_SPEC_20 &&
+	    rqd.error == NVM_RSP_ERR_INVALIDRESET)
+		ret = 0;
 	return ret;
 }
 EXPORT_SYMBOL_GPL(nvm_erase_ppa);
@@ -930,12 +973,15 @@ EXPORT_SYMBOL_GPL(nvm_erase_ppa);
  * A driver without a table reports every block good.
  *
  * Context: process.
- * Return: 0 or a negative errno.
+ * Return: 0, -EOPNOTSUPP for a 2.0 device (it reports chunks instead, see
+ * nvm_get_chunk_meta()), or a negative errno.
  */
 int nvm_get_bb_tbl(struct nvm_dev *dev, int ch, int lun, u8 *blks)
 {
 	struct ppa_addr ppa = { .ppa = 0 };
 
+	if (dev->geo.version == NVM_OCSSD_SPEC_20)
+		return -EOPNOTSUPP;
 	if (WARN_ON_ONCE(ch < 0 || ch >= dev->geo.nr_chnls ||
 			 lun < 0 || lun >= dev->geo.luns_per_chnl))
 		return -EINVAL;
@@ -959,7 +1005,8 @@ EXPORT_SYMBOL_GPL(nvm_get_bb_tbl);
  * @type: %NVM_BLK_T_*
  *
  * Context: process.
- * Return: 0, -EOPNOTSUPP if the driver has no table, or a negative errno.
+ * Return: 0, -EOPNOTSUPP if the driver has no table (and for every 2.0
+ * device: 2.0 has none), or a negative errno.
  */
 int nvm_set_bb_tbl(struct nvm_dev *dev, struct ppa_addr *ppas, int nr_ppas,
 		   int type)
@@ -967,7 +1014,7 @@ int nvm_set_bb_tbl(struct nvm_dev *dev, struct ppa_addr *ppas, int nr_ppas,
 	struct ppa_addr dppas[NVM_MAX_VLBA];
 	int i;
 
-	if (!dev->ops->set_bb_tbl)
+	if (!dev->ops->set_bb_tbl || dev->geo.version == NVM_OCSSD_SPEC_20)
 		return -EOPNOTSUPP;
 	if (WARN_ON_ONCE(nr_ppas < 1 || nr_ppas > NVM_MAX_VLBA))
 		return -EINVAL;
@@ -979,6 +1026,60 @@ int nvm_set_bb_tbl(struct nvm_dev *dev, struct ppa_addr *ppas, int nr_ppas,
 	return dev->ops->set_bb_tbl(dev, dppas, nr_ppas, type);
 }
 EXPORT_SYMBOL_GPL(nvm_set_bb_tbl);
+
+/**
+ * nvm_get_chunk_meta() - read the descriptors of chunks of a 2.0 device
+ * @dev: registered 2.0 device
+ * @ppa: generic address of the first chunk (ch = group, lun = PU, blk =
+ *	chunk; the rest is ignored)
+ * @nr_chks: how many chunks, all in that PU: @ppa.g.blk + @nr_chks <=
+ *	geo.num_chk
+ * @meta: @nr_chks descriptors, filled in host endian; @slba is in device
+ *	format, @wp relative to it (logical blocks written)
+ *
+ * Each descriptor is checked (nvm_check_chunk_meta()): a device whose
+ * report makes no sense is not trusted with a target's data.
+ *
+ * Context: process.
+ * Return: 0, -EOPNOTSUPP for a 1.2 device, -EINVAL for a range outside the
+ * PU or a descriptor that fails the checks, or the driver's error.
+ */
+int nvm_get_chunk_meta(struct nvm_dev *dev, struct ppa_addr ppa, int nr_chks,
+		       struct nvm_chk_meta *meta)
+{
+	const struct nvm_geo *geo = &dev->geo;
+	struct ppa_addr p;
+	int i, ret;
+
+	if (geo->version != NVM_OCSSD_SPEC_20)
+		return -EOPNOTSUPP;
+	if (WARN_ON_ONCE(ppa.g.ch >= geo->nr_chnls ||
+			 ppa.g.lun >= geo->luns_per_chnl || nr_chks < 1 ||
+			 ppa.g.blk + nr_chks > geo->blks_per_lun))
+		return -EINVAL;
+	ppa.g.pg = 0;
+	ppa.g.sec = 0;
+	ppa.g.pl = 0;
+	ret = dev->ops->get_chk_meta(dev, nvm_ppa_to_dev(dev, ppa).ppa,
+				     nr_chks, meta);
+	if (ret) {
+		pr_err("%s: could not read the chunks %u..%u of group %u PU %u: %d\n",
+		       dev->name, (unsigned int)ppa.g.blk,
+		       (unsigned int)ppa.g.blk + nr_chks - 1,
+		       (unsigned int)ppa.g.ch, (unsigned int)ppa.g.lun, ret);
+		return ret;
+	}
+	for (i = 0; i < nr_chks; i++) {
+		p = ppa;
+		p.g.blk += i;
+		ret = nvm_check_chunk_meta(geo, nvm_ppa_to_dev(dev, p).ppa,
+					   &meta[i], dev->name);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+EXPORT_SYMBOL_GPL(nvm_get_chunk_meta);
 
 /* ------------------------------------------------- media manager wrappers */
 

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit tests of the LightNVM core's pure logic: generic <-> device address
- * conversion, sector order inside a block, identity validation and the
- * geometry derived from it, the rule for names, and which LUNs user-space
- * vector I/O may write (a target's LUN ranges).
+ * conversion (1.2 address formats and 2.0 LBA formats), sector order inside
+ * a block, identity validation (1.2 identity, 2.0 geometry) and the
+ * geometry derived from it, the checks of 2.0 chunk descriptors, the
+ * classification of completion statuses, the rule for names, and which
+ * LUNs user-space vector I/O may write (a target's LUN ranges).
  */
 
 #include <kunit/test.h>
@@ -183,7 +185,7 @@ static void set_overflow(struct nvm_id *id)
 }
 
 static const char * const bad_cases[] = {
-	"ver_id != 1", "cgrps != 1", "mtype not NAND", "fmtype > 1",
+	"ver_id not 1 or 2", "cgrps != 1", "mtype not NAND", "fmtype > 1",
 	"num_ch 0", "num_ch > 128", "num_lun 0", "num_pln 3", "num_blk 0",
 	"num_pg 0", "csecs 512", "fpg_sz not a multiple of csecs", "fpg_sz 0",
 	"sos too large", "quad-plane mpos on 2 planes", "ppaf beyond 64 bits",
@@ -198,7 +200,7 @@ static void break_id(struct nvm_id *id, int i)
 
 	switch (i) {
 	case 0:
-		id->ver_id = 2;
+		id->ver_id = 3;
 		break;
 	case 1:
 		id->cgrps = 2;
@@ -378,12 +380,335 @@ static void nvm_name_refuses(struct kunit *test)
 					     sizeof(full)), -EINVAL);
 }
 
+/* ---------------------------------------------------- Open-Channel 2.0 */
+
+/*
+ * A good 2.0 geometry: 2 groups x 3 PUs x 10 chunks of 96 logical blocks,
+ * ws_min 4 (24 units: not a power of two), ws_opt 8.
+ */
+static void good_id20(struct nvm_id *id)
+{
+	struct nvm_id20 *g = &id->id20;
+
+	memset(id, 0, sizeof(*id));
+	id->ver_id = NVM_OCSSD_SPEC_20;
+	g->num_grp = 2;
+	g->num_pu = 3;
+	g->num_chk = 10;
+	g->clba = 96;
+	g->ws_min = 4;
+	g->ws_opt = 8;
+	g->mw_cunits = 8;
+	g->maxoc = 60;
+	g->maxocpu = 10;
+	g->csecs = 4096;
+	g->sos = 16;
+	nvm_addrf20_from_lens(&g->lbaf, 1, 2, 4, 7);
+}
+
+static void nvm_geo20_good(struct kunit *test)
+{
+	struct nvm_id id;
+	struct nvm_geo geo = { };
+
+	good_id20(&id);
+	KUNIT_ASSERT_EQ(test, nvm_validate_identity(&id, "kunit"), 0);
+	nvm_geo_from_identity(&id, &geo);
+	KUNIT_EXPECT_EQ(test, geo.version, NVM_OCSSD_SPEC_20);
+	KUNIT_EXPECT_EQ(test, geo.num_grp, 2);
+	KUNIT_EXPECT_EQ(test, geo.num_pu, 3);
+	KUNIT_EXPECT_EQ(test, geo.num_chk, 10);
+	KUNIT_EXPECT_EQ(test, geo.clba, 96);
+	KUNIT_EXPECT_EQ(test, geo.ws_min, 4);
+	KUNIT_EXPECT_EQ(test, geo.ws_opt, 8);
+	KUNIT_EXPECT_EQ(test, geo.mw_cunits, 8);
+	/* what targets see: a one-plane device with ws_min-sector pages */
+	KUNIT_EXPECT_EQ(test, geo.nr_chnls, 2);
+	KUNIT_EXPECT_EQ(test, geo.luns_per_chnl, 3);
+	KUNIT_EXPECT_EQ(test, geo.nr_luns, 6);
+	KUNIT_EXPECT_EQ(test, geo.nr_planes, 1);
+	KUNIT_EXPECT_EQ(test, geo.blks_per_lun, 10);
+	KUNIT_EXPECT_EQ(test, geo.sec_per_pg, 4);
+	KUNIT_EXPECT_EQ(test, geo.pgs_per_blk, 24);
+	KUNIT_EXPECT_EQ(test, geo.sec_per_pl, 4);
+	KUNIT_EXPECT_EQ(test, geo.sec_per_blk, 96);
+	KUNIT_EXPECT_EQ(test, geo.sec_per_lun, 960);
+	KUNIT_EXPECT_EQ(test, geo.nr_secs, 5760ULL);
+	KUNIT_EXPECT_EQ(test, geo.oob_size, 16);
+	KUNIT_EXPECT_EQ(test, geo.plane_mode, NVM_PLANE_SINGLE);
+
+	/* a 1.2 device gets its write unit in the same fields */
+	good_id(&id);
+	nvm_geo_from_identity(&id, &geo);
+	KUNIT_EXPECT_EQ(test, geo.version, NVM_OCSSD_SPEC_12);
+	KUNIT_EXPECT_EQ(test, geo.ws_min, geo.sec_per_pl);
+	KUNIT_EXPECT_EQ(test, geo.ws_opt, geo.sec_per_pl);
+	KUNIT_EXPECT_EQ(test, geo.num_grp, 0);
+}
+
+static const char * const bad20_cases[] = {
+	"num_grp 0", "num_grp > 128", "num_pu 0", "num_pu > 255", "num_chk 0",
+	"num_chk > 65535", "ws_min 0", "ws_min > 64", "clba 0",
+	"clba not a multiple of ws_min", "clba / ws_min > 65535", "ws_opt 0",
+	"ws_opt not a multiple of ws_min", "ws_opt > clba",
+	"mw_cunits > clba", "maxocpu > num_chk", "maxoc > chunks",
+	"csecs 512", "sos too large", "clba x num_chk overflows",
+	"lbaf beyond 64 bits", "lbaf fields overlap", "lbaf lbk too narrow",
+	"lbaf chk too narrow", "lbaf pu too narrow", "lbaf grp too narrow",
+	"lbaf 0-bit field at offset 64",
+};
+
+static void break_id20(struct nvm_id *id, int i)
+{
+	struct nvm_id20 *g = &id->id20;
+
+	switch (i) {
+	case 0:
+		g->num_grp = 0;
+		break;
+	case 1:
+		g->num_grp = 129;
+		break;
+	case 2:
+		g->num_pu = 0;
+		break;
+	case 3:
+		g->num_pu = 256;
+		break;
+	case 4:
+		g->num_chk = 0;
+		break;
+	case 5:
+		g->num_chk = 65536;
+		break;
+	case 6:
+		g->ws_min = 0;
+		break;
+	case 7:
+		g->ws_min = 128;
+		g->clba = 256;
+		g->ws_opt = 128;
+		break;
+	case 8:
+		g->clba = 0;
+		break;
+	case 9:
+		g->clba = 98;
+		break;
+	case 10:
+		g->ws_min = 1;
+		g->ws_opt = 1;
+		g->clba = 65536;
+		nvm_addrf20_from_lens(&g->lbaf, 1, 2, 4, 17);
+		break;
+	case 11:
+		g->ws_opt = 0;
+		break;
+	case 12:
+		g->ws_opt = 6;
+		break;
+	case 13:
+		g->ws_opt = 100;
+		break;
+	case 14:
+		g->mw_cunits = 97;
+		break;
+	case 15:
+		g->maxocpu = 11;
+		break;
+	case 16:
+		g->maxoc = 61;
+		break;
+	case 17:
+		g->csecs = 512;
+		break;
+	case 18:
+		g->sos = 4096;
+		break;
+	case 19:
+		/* 2^26 x 65535 logical blocks per PU: beyond INT_MAX */
+		g->ws_min = 64;
+		g->ws_opt = 64;
+		g->clba = 64 * 65535;
+		g->num_chk = 65535;
+		g->maxocpu = 0;
+		nvm_addrf20_from_lens(&g->lbaf, 1, 2, 16, 22);
+		break;
+	case 20:
+		g->lbaf.grp_offset = 63;
+		g->lbaf.grp_len = 2;
+		break;
+	case 21:
+		g->lbaf.chk_offset = 3;
+		break;
+	case 22:
+		g->lbaf.lbk_len = 6;
+		break;
+	case 23:
+		g->lbaf.chk_len = 3;
+		break;
+	case 24:
+		g->lbaf.pu_len = 1;
+		break;
+	case 25:
+		g->num_grp = 3;
+		break;
+	case 26:
+		g->num_grp = 1;
+		g->maxoc = 30;
+		g->lbaf.grp_len = 0;
+		g->lbaf.grp_offset = 64;
+		break;
+	}
+}
+
+static void nvm_geo20_rejects(struct kunit *test)
+{
+	struct nvm_id id;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(bad20_cases); i++) {
+		good_id20(&id);
+		break_id20(&id, i);
+		KUNIT_EXPECT_EQ_MSG(test, nvm_validate_identity(&id, "kunit"),
+				    -EINVAL, "case: %s", bad20_cases[i]);
+	}
+}
+
+/*
+ * Every logical block of the good geometry: generic (blk_off) -> 2.0 device
+ * address is grp | pu | chk | lbk in the LBA format, and back.
+ */
+static void nvm_ppa20_roundtrip(struct kunit *test)
+{
+	const struct nvm_addrf20 *f;
+	struct nvm_geo geo = { };
+	struct ppa_addr empty;
+	struct nvm_id id;
+	u32 grp, pu, chk, lbk;
+
+	good_id20(&id);
+	nvm_geo_from_identity(&id, &geo);
+	f = &id.id20.lbaf;
+	KUNIT_ASSERT_EQ(test, f->lbk_offset, 0);
+	KUNIT_ASSERT_EQ(test, f->chk_offset, 7);
+	KUNIT_ASSERT_EQ(test, f->pu_offset, 11);
+	KUNIT_ASSERT_EQ(test, f->grp_offset, 13);
+	for (grp = 0; grp < 2; grp++)
+		for (pu = 0; pu < 3; pu++)
+			for (chk = 0; chk < 10; chk++)
+				for (lbk = 0; lbk < 96; lbk++) {
+					struct ppa_addr b = mkppa(grp, pu, 0,
+								  chk, 0, 0);
+					struct ppa_addr g, d, back;
+					u64 want;
+
+					g = nvm_blk_off_to_ppa(&geo, b, lbk);
+					KUNIT_ASSERT_EQ(test, (u64)g.g.pl, 0ULL);
+					d = nvm_generic_to_dev20(&geo, f, g);
+					want = (u64)grp << 13 | (u64)pu << 11 |
+					       (u64)chk << 7 | lbk;
+					KUNIT_ASSERT_EQ(test, d.ppa, want);
+					back = nvm_dev20_to_generic(&geo, f, d);
+					KUNIT_ASSERT_EQ(test, back.ppa, g.ppa);
+					KUNIT_ASSERT_EQ(test,
+							nvm_ppa_to_blk_off(&geo,
+									   back),
+							lbk);
+				}
+	/* the empty address stays empty both ways */
+	empty.ppa = ADDR_EMPTY;
+	KUNIT_EXPECT_EQ(test, nvm_generic_to_dev20(&geo, f, empty).ppa,
+			ADDR_EMPTY);
+	KUNIT_EXPECT_EQ(test, nvm_dev20_to_generic(&geo, f, empty).ppa,
+			ADDR_EMPTY);
+}
+
+/* A 2.0 LBA format with the fields in the high bits and gaps between them. */
+static void nvm_ppa20_gaps(struct kunit *test)
+{
+	struct nvm_addrf20 f = {
+		.lbk_offset = 4,  .lbk_len = 8,
+		.chk_offset = 16, .chk_len = 4,
+		.pu_offset = 32,  .pu_len = 2,
+		.grp_offset = 60, .grp_len = 1,
+	};
+	struct nvm_geo geo = { .ws_min = 16 };
+	struct ppa_addr g = mkppa(1, 2, 0, 9, 5, 3), d;
+
+	d = nvm_generic_to_dev20(&geo, &f, g);
+	KUNIT_EXPECT_EQ(test, d.ppa, 1ULL << 60 | 2ULL << 32 | 9ULL << 16 |
+			(5ULL * 16 + 3) << 4);
+	KUNIT_EXPECT_EQ(test, nvm_dev20_to_generic(&geo, &f, d).ppa, g.ppa);
+}
+
+static void nvm_chunk_meta_checks(struct kunit *test)
+{
+	struct nvm_geo geo = { .clba = 96 };
+	struct nvm_chk_meta m;
+	const u64 slba = 0x2a80;
+
+	memset(&m, 0, sizeof(m));
+	m.slba = slba;
+	m.cnlb = 96;
+	m.type = NVM_CHK_TP_W_SEQ;
+
+	m.state = NVM_CHK_ST_FREE;
+	KUNIT_EXPECT_EQ(test, nvm_check_chunk_meta(&geo, slba, &m, "k"), 0);
+	m.state = NVM_CHK_ST_OPEN;
+	m.wp = 8;
+	KUNIT_EXPECT_EQ(test, nvm_check_chunk_meta(&geo, slba, &m, "k"), 0);
+	m.state = NVM_CHK_ST_CLOSED;
+	KUNIT_EXPECT_EQ(test, nvm_check_chunk_meta(&geo, slba, &m, "k"), 0);
+	m.wp = 96;
+	KUNIT_EXPECT_EQ(test, nvm_check_chunk_meta(&geo, slba, &m, "k"), 0);
+	/* offline: size and write pointer are not looked at */
+	m.state = NVM_CHK_ST_OFFLINE;
+	m.cnlb = 0;
+	m.wp = 1000;
+	KUNIT_EXPECT_EQ(test, nvm_check_chunk_meta(&geo, slba, &m, "k"), 0);
+
+	m.cnlb = 96;
+	m.wp = 0;
+	m.state = 0;
+	KUNIT_EXPECT_EQ(test, nvm_check_chunk_meta(&geo, slba, &m, "k"), -EINVAL);
+	m.state = NVM_CHK_ST_FREE | NVM_CHK_ST_OPEN;
+	KUNIT_EXPECT_EQ(test, nvm_check_chunk_meta(&geo, slba, &m, "k"), -EINVAL);
+	m.state = 0x10;
+	KUNIT_EXPECT_EQ(test, nvm_check_chunk_meta(&geo, slba, &m, "k"), -EINVAL);
+	m.state = NVM_CHK_ST_FREE;
+	KUNIT_EXPECT_EQ(test, nvm_check_chunk_meta(&geo, slba + 1, &m, "k"),
+			-EINVAL);
+	m.wp = 1;
+	KUNIT_EXPECT_EQ(test, nvm_check_chunk_meta(&geo, slba, &m, "k"), -EINVAL);
+	m.state = NVM_CHK_ST_OPEN;
+	m.wp = 0;
+	KUNIT_EXPECT_EQ(test, nvm_check_chunk_meta(&geo, slba, &m, "k"), -EINVAL);
+	m.wp = 96;
+	KUNIT_EXPECT_EQ(test, nvm_check_chunk_meta(&geo, slba, &m, "k"), -EINVAL);
+	m.state = NVM_CHK_ST_CLOSED;
+	m.wp = 97;
+	KUNIT_EXPECT_EQ(test, nvm_check_chunk_meta(&geo, slba, &m, "k"), -EINVAL);
+	m.wp = 10;
+	m.cnlb = 0;
+	KUNIT_EXPECT_EQ(test, nvm_check_chunk_meta(&geo, slba, &m, "k"), -EINVAL);
+	m.cnlb = 97;
+	KUNIT_EXPECT_EQ(test, nvm_check_chunk_meta(&geo, slba, &m, "k"), -EINVAL);
+	/* a short chunk only when its type says so */
+	m.cnlb = 48;
+	KUNIT_EXPECT_EQ(test, nvm_check_chunk_meta(&geo, slba, &m, "k"), -EINVAL);
+	m.type |= NVM_CHK_TP_SZ_SPEC;
+	KUNIT_EXPECT_EQ(test, nvm_check_chunk_meta(&geo, slba, &m, "k"), 0);
+}
+
 static struct kunit_case nvm_ppa_cases[] = {
 	KUNIT_CASE(nvm_ppa_roundtrip_generic),
 	KUNIT_CASE(nvm_ppa_roundtrip_packed),
 	KUNIT_CASE(nvm_ppa_roundtrip_reversed),
 	KUNIT_CASE(nvm_ppa_empty),
 	KUNIT_CASE(nvm_blk_off_order),
+	KUNIT_CASE(nvm_ppa20_roundtrip),
+	KUNIT_CASE(nvm_ppa20_gaps),
 	{}
 };
 
@@ -412,11 +737,34 @@ static void nvm_rsp_media(struct kunit *test)
 				       "status 0x%x", host[i]);
 }
 
+/* 2.0 statuses: offline and write failures are media, the rest the host's. */
+static void nvm_rsp20(struct kunit *test)
+{
+	KUNIT_EXPECT_TRUE(test, nvm_rsp_is_media(NVM_RSP_ERR_OFFLINE));
+	KUNIT_EXPECT_TRUE(test, nvm_rsp_is_media(NVM_RSP_ERR_WRITENEXTUNIT));
+	KUNIT_EXPECT_TRUE(test, nvm_rsp_is_media(NVM_RSP_ERR_FAILCLOSE));
+	KUNIT_EXPECT_FALSE(test, nvm_rsp_is_media(NVM_RSP_ERR_OUTOFORDER));
+	KUNIT_EXPECT_FALSE(test, nvm_rsp_is_media(NVM_RSP_ERR_INVALIDRESET));
+
+	KUNIT_EXPECT_TRUE(test, nvm_rsp_is_write_fail(NVM_RSP_ERR_FAILWRITE));
+	KUNIT_EXPECT_TRUE(test, nvm_rsp_is_write_fail(NVM_RSP_ERR_OFFLINE));
+	KUNIT_EXPECT_TRUE(test,
+			  nvm_rsp_is_write_fail(NVM_RSP_ERR_WRITENEXTUNIT));
+	KUNIT_EXPECT_TRUE(test, nvm_rsp_is_write_fail(NVM_RSP_ERR_FAILCLOSE));
+	KUNIT_EXPECT_FALSE(test, nvm_rsp_is_write_fail(NVM_RSP_ERR_OUTOFORDER));
+	KUNIT_EXPECT_FALSE(test, nvm_rsp_is_write_fail(NVM_RSP_ERR_EMPTYPAGE));
+	KUNIT_EXPECT_FALSE(test, nvm_rsp_is_write_fail(NVM_RSP_SUCCESS));
+}
+
 static struct kunit_case nvm_geo_cases[] = {
 	KUNIT_CASE(nvm_geo_good),
 	KUNIT_CASE(nvm_geo_rejects),
 	KUNIT_CASE(nvm_bb_fold),
 	KUNIT_CASE(nvm_rsp_media),
+	KUNIT_CASE(nvm_geo20_good),
+	KUNIT_CASE(nvm_geo20_rejects),
+	KUNIT_CASE(nvm_chunk_meta_checks),
+	KUNIT_CASE(nvm_rsp20),
 	{}
 };
 

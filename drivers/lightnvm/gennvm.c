@@ -3,9 +3,13 @@
  * gennvm, the general media manager of LightNVM. For each device bound to
  * it, keeps per-LUN lists of free, used and bad blocks built from the
  * device's bad block table (planes folded: a block is bad if any of its
- * planes is), hands blocks to targets and takes them back, erases them,
- * records grown bad blocks in the device's table, reserves LUN ranges for
- * targets, and brings a device back to a factory state on request.
+ * planes is) on 1.2 devices, or from the chunk descriptors of a 2.0
+ * device (an offline chunk is a bad block; the state and write pointer of
+ * the others are kept in their blocks), hands blocks to targets and takes
+ * them back, erases (1.2) or resets (2.0) them, records grown bad blocks
+ * in the device's table (1.2; in memory only on 2.0, which has no table),
+ * reserves LUN ranges for targets, and brings a device back to a factory
+ * state on request.
  */
 
 #define pr_fmt(fmt) "gennvm: " fmt
@@ -143,6 +147,67 @@ VISIBLE_IF_KUNIT int gennvm_lun_reload(struct gennvm_lun *lun, const u8 *states)
 	return ret;
 }
 EXPORT_SYMBOL_IF_KUNIT(gennvm_lun_reload);
+
+/**
+ * gennvm_chk_to_bbt() - the bad block table state of a 2.0 chunk
+ * @m: the chunk's descriptor
+ *
+ * An offline chunk is out of service for good: it counts as a factory bad
+ * block (a 2.0 device does not say why a chunk is offline). Free, open and
+ * closed chunks are all good blocks: a target claims the ones holding its
+ * data, and resets the others before it writes them.
+ *
+ * Context: any.
+ * Return: %NVM_BLK_T_BAD or %NVM_BLK_T_FREE.
+ */
+VISIBLE_IF_KUNIT u8 gennvm_chk_to_bbt(const struct nvm_chk_meta *m)
+{
+	return m->state & NVM_CHK_ST_OFFLINE ? NVM_BLK_T_BAD : NVM_BLK_T_FREE;
+}
+EXPORT_SYMBOL_IF_KUNIT(gennvm_chk_to_bbt);
+
+/**
+ * gennvm_lun_set_chunks() - record the chunk states of a 2.0 LUN
+ * @lun: the LUN, its lists built from the same descriptors
+ * @meta: one descriptor per block of the LUN
+ *
+ * Keeps each chunk's state and write pointer in its block
+ * (&nvm_block.chk_state, &nvm_block.wp): an open chunk's next write goes
+ * to its write pointer.
+ *
+ * Context: any.
+ */
+VISIBLE_IF_KUNIT void gennvm_lun_set_chunks(struct gennvm_lun *lun,
+					    const struct nvm_chk_meta *meta)
+{
+	unsigned long flags;
+	unsigned int i;
+
+	spin_lock_irqsave(&lun->vlun.lock, flags);
+	for (i = 0; i < lun->nr_blocks; i++) {
+		lun->vlun.blocks[i].chk_state = meta[i].state;
+		lun->vlun.blocks[i].wp = meta[i].wp;
+	}
+	spin_unlock_irqrestore(&lun->vlun.lock, flags);
+}
+EXPORT_SYMBOL_IF_KUNIT(gennvm_lun_set_chunks);
+
+/**
+ * gennvm_factory_action20() - what NVM_DEV_FACTORY does to a 2.0 chunk
+ * @state: the chunk's %NVM_CHK_ST_* state
+ *
+ * Open and closed chunks (written by the host) are reset, whatever the
+ * flags: a 2.0 device has no host marks and no grown-bad marks to reset.
+ * Free chunks need no reset; offline chunks cannot come back.
+ *
+ * Context: any.
+ * Return: 1 if the chunk is to be reset, 0 if not.
+ */
+VISIBLE_IF_KUNIT int gennvm_factory_action20(u8 state)
+{
+	return state == NVM_CHK_ST_OPEN || state == NVM_CHK_ST_CLOSED;
+}
+EXPORT_SYMBOL_IF_KUNIT(gennvm_factory_action20);
 
 /* A free block goes to a target. Context: the LUN's lock held. */
 static void gennvm_lun_hand_out(struct gennvm_lun *lun, struct nvm_block *blk)
@@ -476,11 +541,18 @@ static int gennvm_erase_blk(struct nvm_dev *dev, struct nvm_block *blk,
 			    unsigned long flags)
 {
 	struct ppa_addr ppa = nvm_blk_to_ppa(dev, blk);
+	unsigned long irqflags;
 	int ret;
 
 	ret = nvm_erase_ppa(dev, ppa);
 	if (ret == -EIO)
 		gennvm_mark_blk(dev, ppa, NVM_BLK_T_GRWN_BAD);
+	if (!ret && dev->geo.version == NVM_OCSSD_SPEC_20) {
+		spin_lock_irqsave(&blk->lun->lock, irqflags);
+		blk->chk_state = NVM_CHK_ST_FREE;
+		blk->wp = 0;
+		spin_unlock_irqrestore(&blk->lun->lock, irqflags);
+	}
 	return ret;
 }
 
@@ -572,6 +644,81 @@ static int gennvm_read_bbt(struct nvm_dev *dev, int i, u8 *blks)
 	return ret < 0 ? ret : 0;
 }
 
+/*
+ * Read the descriptors of the chunks of LUN @i (2.0) into @meta and their
+ * bad block table states into @blks.
+ */
+static int gennvm_read_chunks(struct nvm_dev *dev, int i, u8 *blks,
+			      struct nvm_chk_meta *meta)
+{
+	const struct nvm_geo *geo = &dev->geo;
+	struct ppa_addr ppa = { .ppa = 0 };
+	int blk, ret;
+
+	ppa.g.ch = i / geo->luns_per_chnl;
+	ppa.g.lun = i % geo->luns_per_chnl;
+	ret = nvm_get_chunk_meta(dev, ppa, geo->blks_per_lun, meta);
+	if (ret) {
+		pr_err("%s: could not read the chunks of group %d PU %d: %d\n",
+		       dev->name, i / geo->luns_per_chnl,
+		       i % geo->luns_per_chnl, ret);
+		return ret;
+	}
+	for (blk = 0; blk < geo->blks_per_lun; blk++)
+		blks[blk] = gennvm_chk_to_bbt(&meta[blk]);
+	return 0;
+}
+
+/* The states of LUN @i's blocks, from its table (1.2) or chunks (2.0). */
+static int gennvm_read_states(struct nvm_dev *dev, int i, u8 *blks,
+			      struct nvm_chk_meta *meta)
+{
+	if (meta)
+		return gennvm_read_chunks(dev, i, blks, meta);
+	return gennvm_read_bbt(dev, i, blks);
+}
+
+/* Reset the written chunks of 2.0 LUN @i, then reload its lists. */
+static int gennvm_factory_lun20(struct gennvm_dev *gn, int i, u8 *blks,
+				struct nvm_chk_meta *meta)
+{
+	struct nvm_dev *dev = gn->dev;
+	struct gennvm_lun *lun = &gn->luns[i];
+	unsigned int blk;
+	int ret;
+
+	ret = gennvm_read_chunks(dev, i, blks, meta);
+	if (ret)
+		return ret;
+	for (blk = 0; blk < lun->nr_blocks; blk++) {
+		struct ppa_addr ppa = { .ppa = 0 };
+
+		if (!gennvm_factory_action20(meta[blk].state))
+			continue;
+		ppa.g.ch = lun->vlun.chnl_id;
+		ppa.g.lun = lun->vlun.lun_id;
+		ppa.g.blk = blk;
+		ret = nvm_erase_ppa(dev, ppa);
+		if (ret == -EIO) {
+			/* the device takes a chunk it cannot reset offline */
+			pr_warn("%s: reset of chunk %u of group %d PU %d failed\n",
+				dev->name, blk, lun->vlun.chnl_id,
+				lun->vlun.lun_id);
+			ret = 0;
+		}
+		if (ret)
+			return ret;
+	}
+	ret = gennvm_read_chunks(dev, i, blks, meta);
+	if (ret)
+		return ret;
+	ret = gennvm_lun_reload(lun, blks);
+	if (ret)
+		return ret;
+	gennvm_lun_set_chunks(lun, meta);
+	return 0;
+}
+
 /* Erase and unmark the blocks of LUN @i per @flags, then reload its lists. */
 static int gennvm_factory_lun(struct gennvm_dev *gn, int i, u8 *blks, int flags)
 {
@@ -621,6 +768,7 @@ static int gennvm_factory(struct nvm_dev *dev, int flags)
 {
 	struct gennvm_dev *gn = dev->mmp;
 	const struct nvm_geo *geo = &dev->geo;
+	struct nvm_chk_meta *meta = NULL;
 	unsigned long irqflags;
 	bool busy;
 	u8 *blks;
@@ -639,8 +787,22 @@ static int gennvm_factory(struct nvm_dev *dev, int flags)
 	blks = kvmalloc(geo->blks_per_lun * geo->nr_planes, GFP_KERNEL);
 	if (!blks)
 		return -ENOMEM;
-	for (i = 0; i < gn->nr_luns && !ret; i++)
-		ret = gennvm_factory_lun(gn, i, blks, flags);
+	if (geo->version == NVM_OCSSD_SPEC_20) {
+		meta = kvmalloc_array(geo->blks_per_lun, sizeof(*meta),
+				      GFP_KERNEL);
+		if (!meta) {
+			ret = -ENOMEM;
+			goto out_free_blks;
+		}
+	}
+	for (i = 0; i < gn->nr_luns && !ret; i++) {
+		if (meta)
+			ret = gennvm_factory_lun20(gn, i, blks, meta);
+		else
+			ret = gennvm_factory_lun(gn, i, blks, flags);
+	}
+	kvfree(meta);
+out_free_blks:
 	kvfree(blks);
 	if (!ret)
 		pr_info("%s: factory reset done (flags 0x%x)\n", dev->name, flags);
@@ -656,6 +818,7 @@ static void gennvm_free_luns(struct gennvm_dev *gn, int nr)
 static int gennvm_register(struct nvm_dev *dev)
 {
 	const struct nvm_geo *geo = &dev->geo;
+	struct nvm_chk_meta *meta = NULL;
 	struct gennvm_dev *gn;
 	u64 nr_free = 0, nr_bad = 0;
 	u8 *blks;
@@ -696,9 +859,17 @@ static int gennvm_register(struct nvm_dev *dev)
 		ret = -ENOMEM;
 		goto err_free_bitmap;
 	}
+	if (geo->version == NVM_OCSSD_SPEC_20) {
+		meta = kvmalloc_array(geo->blks_per_lun, sizeof(*meta),
+				      GFP_KERNEL);
+		if (!meta) {
+			ret = -ENOMEM;
+			goto err_free_blks;
+		}
+	}
 
 	for (i = 0; i < gn->nr_luns; i++) {
-		ret = gennvm_read_bbt(dev, i, blks);
+		ret = gennvm_read_states(dev, i, blks, meta);
 		if (ret)
 			goto err_free_luns;
 		ret = gennvm_lun_init(&gn->luns[i], i, i / geo->luns_per_chnl,
@@ -706,9 +877,12 @@ static int gennvm_register(struct nvm_dev *dev)
 				      geo->blks_per_lun, blks);
 		if (ret)
 			goto err_free_luns;
+		if (meta)
+			gennvm_lun_set_chunks(&gn->luns[i], meta);
 		nr_free += gn->luns[i].vlun.nr_free_blocks;
 		nr_bad += gn->luns[i].vlun.nr_bad_blocks;
 	}
+	kvfree(meta);
 	kvfree(blks);
 
 	dev->mmp = gn;
@@ -718,6 +892,8 @@ static int gennvm_register(struct nvm_dev *dev)
 
 err_free_luns:
 	gennvm_free_luns(gn, i);
+	kvfree(meta);
+err_free_blks:
 	kvfree(blks);
 err_free_bitmap:
 	bitmap_free(gn->reserved);

@@ -76,6 +76,10 @@ void gennvm_lun_put_blk(struct gennvm_lun *lun, struct nvm_block *blk);
 bool gennvm_lun_mark_bad(struct gennvm_lun *lun, unsigned int blkid);
 void gennvm_lun_stats(struct gennvm_lun *lun, struct nvm_lun_stats *st);
 int gennvm_factory_action(u8 state, int flags, bool *reset);
+u8 gennvm_chk_to_bbt(const struct nvm_chk_meta *m);
+void gennvm_lun_set_chunks(struct gennvm_lun *lun,
+			   const struct nvm_chk_meta *meta);
+int gennvm_factory_action20(u8 state);
 #endif
 
 #endif /* _GENNVM_H */

@@ -3,7 +3,8 @@
  * KUnit tests of gennvm's list logic: how a LUN's folded bad block table
  * becomes free and bad lists, the accounting of get/put/mark (free + used
  * + bad always equals the blocks of the LUN), the blocks kept for GC, and
- * what a factory reset does to each block state.
+ * what a factory reset does to each block state; for 2.0 devices, how
+ * chunk descriptors become lists and per-block chunk states.
  */
 
 #include <kunit/test.h>
@@ -266,6 +267,68 @@ static void gennvm_factory_actions(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, reset);
 }
 
+/*
+ * A 2.0 LUN from its chunk descriptors: offline chunks are bad, free, open
+ * and closed ones free to hand out (or claim), each block keeping its
+ * chunk's state and write pointer; an open chunk claimed by a target shows
+ * where its next write goes.
+ */
+static void gennvm_init_from_chunks(struct kunit *test)
+{
+	struct nvm_chk_meta meta[NR_BLKS];
+	u8 states[NR_BLKS];
+	struct gennvm_lun lun;
+	struct nvm_block *blk;
+	int i;
+
+	memset(meta, 0, sizeof(meta));
+	for (i = 0; i < NR_BLKS; i++) {
+		meta[i].state = NVM_CHK_ST_FREE;
+		meta[i].cnlb = 64;
+	}
+	meta[2].state = NVM_CHK_ST_OFFLINE;
+	meta[3].state = NVM_CHK_ST_OPEN;
+	meta[3].wp = 24;
+	meta[4].state = NVM_CHK_ST_CLOSED;
+	meta[4].wp = 64;
+	meta[9].state = NVM_CHK_ST_OFFLINE;
+	for (i = 0; i < NR_BLKS; i++)
+		states[i] = gennvm_chk_to_bbt(&meta[i]);
+	KUNIT_EXPECT_EQ(test, states[2], NVM_BLK_T_BAD);
+	KUNIT_EXPECT_EQ(test, states[3], NVM_BLK_T_FREE);
+	KUNIT_EXPECT_EQ(test, states[4], NVM_BLK_T_FREE);
+
+	gennvm_init_lun(test, &lun, states);
+	gennvm_lun_set_chunks(&lun, meta);
+	KUNIT_EXPECT_EQ(test, lun.vlun.nr_bad_blocks, 2U);
+	KUNIT_EXPECT_EQ(test, lun.vlun.nr_free_blocks, NR_BLKS - 2);
+	check_accounting(test, &lun);
+	for (i = 0; i < NR_BLKS; i++) {
+		KUNIT_EXPECT_EQ(test, lun.vlun.blocks[i].chk_state,
+				meta[i].state);
+		KUNIT_EXPECT_EQ(test, (u64)lun.vlun.blocks[i].wp, meta[i].wp);
+	}
+
+	/* the open chunk is claimed with its write pointer */
+	blk = gennvm_lun_claim_blk(&lun, 3, false);
+	KUNIT_ASSERT_NOT_NULL(test, blk);
+	KUNIT_EXPECT_EQ(test, blk->chk_state, NVM_CHK_ST_OPEN);
+	KUNIT_EXPECT_EQ(test, blk->wp, 24U);
+	/* an offline chunk only as a bad block */
+	KUNIT_EXPECT_NULL(test, gennvm_lun_claim_blk(&lun, 2, false));
+	gennvm_lun_put_blk(&lun, blk);
+	check_accounting(test, &lun);
+	gennvm_lun_free(&lun);
+}
+
+static void gennvm_factory_actions20(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, gennvm_factory_action20(NVM_CHK_ST_OPEN), 1);
+	KUNIT_EXPECT_EQ(test, gennvm_factory_action20(NVM_CHK_ST_CLOSED), 1);
+	KUNIT_EXPECT_EQ(test, gennvm_factory_action20(NVM_CHK_ST_FREE), 0);
+	KUNIT_EXPECT_EQ(test, gennvm_factory_action20(NVM_CHK_ST_OFFLINE), 0);
+}
+
 static struct kunit_case gennvm_cases[] = {
 	KUNIT_CASE(gennvm_init_from_table),
 	KUNIT_CASE(gennvm_get_never_bad),
@@ -274,6 +337,8 @@ static struct kunit_case gennvm_cases[] = {
 	KUNIT_CASE(gennvm_mark_free),
 	KUNIT_CASE(gennvm_reload),
 	KUNIT_CASE(gennvm_factory_actions),
+	KUNIT_CASE(gennvm_init_from_chunks),
+	KUNIT_CASE(gennvm_factory_actions20),
 	{}
 };
 

@@ -45,13 +45,27 @@ enum {
 	NVM_RSP_WARN_HIGHECC	= 0x4700,
 };
 
+/*
+ * Device completion status codes of Open-Channel SSD 2.0 (status code type
+ * 2, with Do Not Retry, as the NVMe driver reports them like 1.2's).
+ */
+enum {
+	NVM_RSP_ERR_OFFLINE	= 0x42c0,	/* offline chunk */
+	NVM_RSP_ERR_INVALIDRESET = 0x42c1,	/* reset of a free chunk */
+	NVM_RSP_ERR_WRITENEXTUNIT = 0x42f0,	/* write fail, write next unit */
+	NVM_RSP_ERR_FAILCLOSE	= 0x42f1,	/* write fail, chunk early close */
+	NVM_RSP_ERR_OUTOFORDER	= 0x42f2,	/* write not at the write pointer */
+};
+
 /**
  * nvm_rsp_is_media() - is a completion status a statement about the media?
  * @error: &nvm_rq.error of a completed command
  *
  * The Open-Channel SSD 1.2 media statuses (a failed program or erase, an
- * empty page, an uncorrectable or CRC error, a high-ECC warning) say
- * something about the addressed blocks. Every other non-zero status (a
+ * empty page, an uncorrectable or CRC error, a high-ECC warning) and the
+ * 2.0 ones (an offline chunk, a write that failed with "write next unit"
+ * or "chunk early close") say something about the addressed blocks. The
+ * 2.0 out-of-order write and invalid reset are the host's mistakes. Every other non-zero status (a
  * command aborted by a controller reset or a timeout, a path error, a
  * device that is gone) is a host or transport error: it says nothing about
  * the media, and must not change any block's state.
@@ -67,10 +81,31 @@ static inline bool nvm_rsp_is_media(u16 error)
 	case NVM_RSP_ERR_FAILCRC:
 	case NVM_RSP_ERR_FAILERASE:
 	case NVM_RSP_WARN_HIGHECC:
+	case NVM_RSP_ERR_OFFLINE:
+	case NVM_RSP_ERR_WRITENEXTUNIT:
+	case NVM_RSP_ERR_FAILCLOSE:
 		return true;
 	default:
 		return false;
 	}
+}
+
+/**
+ * nvm_rsp_is_write_fail() - did a program fail on the media?
+ * @error: &nvm_rq.error of a completed write
+ *
+ * The statuses that make the written block (1.2) or chunk (2.0) suspect:
+ * 1.2's write failure, and 2.0's write next unit, chunk early close and
+ * offline chunk. An out-of-order write (%NVM_RSP_ERR_OUTOFORDER) is the
+ * host's mistake and says nothing about the media.
+ *
+ * Return: true for those statuses.
+ */
+static inline bool nvm_rsp_is_write_fail(u16 error)
+{
+	return error == NVM_RSP_ERR_FAILWRITE ||
+	       error == NVM_RSP_ERR_WRITENEXTUNIT ||
+	       error == NVM_RSP_ERR_FAILCLOSE || error == NVM_RSP_ERR_OFFLINE;
 }
 
 /* Physical command opcodes (&nvm_rq.opcode; NVMe I/O command set). */
@@ -148,6 +183,94 @@ struct nvm_addr_format {
 	u8	res[4];
 };
 
+/* Open-Channel SSD specification of a device (&nvm_id.ver_id, &nvm_geo.version). */
+enum {
+	NVM_OCSSD_SPEC_12	= 1,
+	NVM_OCSSD_SPEC_20	= 2,
+};
+
+/* Media and controller capabilities of a 2.0 device (&nvm_id20.mccap). */
+enum {
+	NVM_ID20_MCCAP_VCOPY	= 0x1,	/* vector copy supported */
+	NVM_ID20_MCCAP_RESET_FREE = 0x2, /* a free chunk may be reset again */
+};
+
+/**
+ * struct nvm_addrf20 - where each field sits in a 2.0 logical block address
+ * @grp_offset: bit offset of the group
+ * @grp_len: bits of the group
+ * @pu_offset: bit offset of the parallel unit within its group
+ * @pu_len: bits of the parallel unit
+ * @chk_offset: bit offset of the chunk within its parallel unit
+ * @chk_len: bits of the chunk
+ * @lbk_offset: bit offset of the logical block within its chunk
+ * @lbk_len: bits of the logical block
+ *
+ * A 2.0 geometry reports the four lengths only; the fields sit from bit 0
+ * up in the order logical block, chunk, PU, group (nvm_addrf20_from_lens()
+ * derives the offsets). The offsets are kept so that the core checks one
+ * format with fields that must fit 64 bits and not overlap.
+ */
+struct nvm_addrf20 {
+	u8	grp_offset;
+	u8	grp_len;
+	u8	pu_offset;
+	u8	pu_len;
+	u8	chk_offset;
+	u8	chk_len;
+	u8	lbk_offset;
+	u8	lbk_len;
+};
+
+/**
+ * struct nvm_id20 - the geometry of an Open-Channel SSD 2.0 device, host endian
+ * @ver_minor: minor version
+ * @lbaf: LBA format
+ * @mccap: media and controller capabilities (%NVM_ID20_MCCAP_*)
+ * @wit: wear-level index delta threshold
+ * @num_grp: groups
+ * @num_pu: parallel units per group
+ * @num_chk: chunks per parallel unit
+ * @clba: logical blocks per chunk
+ * @ws_min: minimum write size in logical blocks
+ * @ws_opt: optimal write size in logical blocks
+ * @mw_cunits: cache minimum write size units: logical blocks that must be
+ *	written after a block before that block can be read from the media
+ * @maxoc: most open chunks (0: no limit)
+ * @maxocpu: most open chunks per parallel unit (0: no limit)
+ * @trdt: typical read time (ns)
+ * @trdm: maximum read time (ns)
+ * @tprt: typical write time (ns)
+ * @tprm: maximum write time (ns)
+ * @tbet: typical chunk reset time (ns)
+ * @tbem: maximum chunk reset time (ns)
+ * @csecs: logical block size in bytes (from the namespace's LBA format)
+ * @sos: out-of-band (metadata) bytes per logical block (idem)
+ */
+struct nvm_id20 {
+	u8	ver_minor;
+	struct nvm_addrf20 lbaf;
+	u32	mccap;
+	u8	wit;
+	u16	num_grp;
+	u16	num_pu;
+	u32	num_chk;
+	u32	clba;
+	u32	ws_min;
+	u32	ws_opt;
+	u32	mw_cunits;
+	u32	maxoc;
+	u32	maxocpu;
+	u32	trdt;
+	u32	trdm;
+	u32	tprt;
+	u32	tprm;
+	u32	tbet;
+	u32	tbem;
+	u16	csecs;
+	u16	sos;
+};
+
 /**
  * struct nvm_id_group - one configuration group of the identity, host endian
  * @mtype: media type (0: NAND)
@@ -193,14 +316,17 @@ struct nvm_id_group {
 };
 
 /**
- * struct nvm_id - device identity (Open-Channel SSD 1.2), host endian
- * @ver_id: specification version; only 1 is supported
- * @vmnt: vendor NVM opcode command set
- * @cgrps: number of configuration groups; only 1 is supported
- * @cap: capabilities (%NVM_ID_CAP_*)
- * @dom: device operating mode (%NVM_ID_DOM_*)
- * @ppaf: device address format
- * @groups: configuration groups; only groups[0] is used
+ * struct nvm_id - device identity, host endian
+ * @ver_id: specification (major) version: %NVM_OCSSD_SPEC_12 (1) or
+ *	%NVM_OCSSD_SPEC_20 (2)
+ * @vmnt: vendor NVM opcode command set (1.2)
+ * @cgrps: number of configuration groups; only 1 is supported (1.2)
+ * @cap: capabilities (%NVM_ID_CAP_*) (1.2)
+ * @dom: device operating mode (%NVM_ID_DOM_*) (1.2)
+ * @ppaf: device address format (1.2)
+ * @groups: configuration groups; only groups[0] is used (1.2)
+ * @id20: the geometry of a 2.0 device (@ver_id 2); the 1.2 fields above
+ *	are unused then
  */
 struct nvm_id {
 	u8	ver_id;
@@ -210,6 +336,7 @@ struct nvm_id {
 	u32	dom;
 	struct nvm_addr_format ppaf;
 	struct nvm_id_group groups[4];
+	struct nvm_id20 id20;
 };
 
 /**
@@ -237,6 +364,46 @@ struct ppa_addr {
 
 #define ADDR_EMPTY (~0ULL)
 
+/* Chunk states (&nvm_chk_meta.state), one bit set. */
+enum {
+	NVM_CHK_ST_FREE		= 0x1,
+	NVM_CHK_ST_CLOSED	= 0x2,
+	NVM_CHK_ST_OPEN		= 0x4,
+	NVM_CHK_ST_OFFLINE	= 0x8,
+};
+
+/* Chunk types (&nvm_chk_meta.type). */
+enum {
+	NVM_CHK_TP_W_SEQ	= 0x1,	/* sequential writes required */
+	NVM_CHK_TP_W_RAN	= 0x2,	/* random writes allowed */
+	NVM_CHK_TP_SZ_SPEC	= 0x10,	/* size deviates from clba */
+};
+
+/**
+ * struct nvm_chk_meta - one chunk descriptor of a 2.0 device, host endian
+ * @state: %NVM_CHK_ST_*
+ * @type: %NVM_CHK_TP_*
+ * @wi: wear-level index
+ * @rsvd: reserved
+ * @slba: start address of the chunk (device format, logical block 0)
+ * @cnlb: logical blocks in the chunk
+ * @wp: write pointer: logical blocks written since the chunk's last reset,
+ *	relative to @slba (0 for a free chunk, @cnlb for a full one)
+ *
+ * The fields of the chunk information log page (0xCA). Drivers report the
+ * write pointer relative to the chunk's start, as the QEMU model and
+ * Linux's 2.0 support read the log page.
+ */
+struct nvm_chk_meta {
+	u8	state;
+	u8	type;
+	u8	wi;
+	u8	rsvd[5];
+	u64	slba;
+	u64	cnlb;
+	u64	wp;
+};
+
 /**
  * struct nvm_geo - geometry of a device, derived from its identity
  * @nr_chnls: channels
@@ -254,9 +421,30 @@ struct ppa_addr {
  * @sec_per_lun: sectors in a LUN
  * @nr_secs: sectors in the device
  * @max_rq_size: largest data transfer of one command, in bytes
+ * @version: %NVM_OCSSD_SPEC_12 or %NVM_OCSSD_SPEC_20
+ * @ws_min: fewest sectors a write may program, and the unit of every
+ *	write's length: a multi-plane page (@sec_per_pl) on 1.2
+ * @ws_opt: sectors of a write that the device programs best: @sec_per_pl
+ *	on 1.2
+ * @mw_cunits: sectors written after a sector before it can be read from
+ *	the media (0 on 1.2)
+ * @num_grp: 2.0: groups (= @nr_chnls); 0 on 1.2
+ * @num_pu: 2.0: parallel units per group (= @luns_per_chnl); 0 on 1.2
+ * @num_chk: 2.0: chunks per parallel unit (= @blks_per_lun); 0 on 1.2
+ * @clba: 2.0: logical blocks per chunk (= @sec_per_blk); 0 on 1.2
+ * @mccap: 2.0: %NVM_ID20_MCCAP_* of the device; 0 on 1.2
+ * @maxoc: 2.0: most open chunks of the device (0: no limit)
+ * @maxocpu: 2.0: most open chunks per parallel unit (0: no limit)
  *
  * A "block" above the driver is a block index in a LUN taken across all its
  * planes, written in multi-plane page order (see nvm_blk_off_to_ppa()).
+ *
+ * A 2.0 device looks to targets like a 1.2 device with one plane: a
+ * channel is a group, a LUN a parallel unit, a block a chunk, a "page" a
+ * unit of @ws_min logical blocks (@sec_per_pg = @ws_min, @pgs_per_blk =
+ * @clba / @ws_min) and a sector a logical block. Writes in page order
+ * within a block are then what 2.0 asks: in order at the write pointer, in
+ * multiples of @ws_min.
  */
 struct nvm_geo {
 	int	nr_chnls;
@@ -274,6 +462,17 @@ struct nvm_geo {
 	int	sec_per_lun;
 	u64	nr_secs;
 	int	max_rq_size;
+	int	version;
+	int	ws_min;
+	int	ws_opt;
+	int	mw_cunits;
+	int	num_grp;
+	int	num_pu;
+	int	num_chk;
+	int	clba;
+	u32	mccap;
+	u32	maxoc;
+	u32	maxocpu;
 };
 
 struct nvm_dev;
@@ -305,8 +504,15 @@ typedef void (nvm_end_io_fn)(struct nvm_rq *rqd);
  * @dev_dma_alloc: allocate from a pool, returning the bus address in @dma
  * @dev_dma_free: free to a pool
  * @max_phys_sect: most addresses in one command (at most %NVM_MAX_VLBA)
+ * @get_chk_meta: 2.0 devices: read the descriptors of the @nr_chks chunks
+ *	that follow, in the log page's order (group, PU, chunk), the chunk
+ *	at @slba (device format, logical block 0) into @meta, host endian,
+ *	write pointers relative to each chunk's start. A driver that
+ *	leaves it %NULL cannot drive 2.0 devices. Process context.
  *
- * All addresses passed to these operations are in device format.
+ * All addresses passed to these operations are in device format. A 2.0
+ * device has no bad block table: the core never calls @get_bb_tbl and
+ * @set_bb_tbl for it.
  */
 struct nvm_dev_ops {
 	int	(*identity)(struct nvm_dev *dev, struct nvm_id *id);
@@ -322,6 +528,8 @@ struct nvm_dev_ops {
 				  dma_addr_t *dma);
 	void	(*dev_dma_free)(void *pool, void *vaddr, dma_addr_t dma);
 	unsigned int max_phys_sect;
+	int	(*get_chk_meta)(struct nvm_dev *dev, u64 slba, int nr_chks,
+				struct nvm_chk_meta *meta);
 };
 
 /**
@@ -402,6 +610,14 @@ struct nvm_lun {
  * @id: block index in the LUN
  * @state: %NVM_BLK_ST_*
  * @priv: the owning target's data while the block is handed out
+ * @chk_state: 2.0 devices: the chunk's %NVM_CHK_ST_* as the device last
+ *	reported it (when the media manager bound the device or reset the
+ *	device to factory state) or as the media manager's last reset of it
+ *	left it; 0 on 1.2. Under the LUN's lock.
+ * @wp: 2.0 devices: the chunk's write pointer (logical blocks written)
+ *	at the same moment: where an open chunk's next write must go; 0 on
+ *	1.2. Under the LUN's lock. A target that needs the device's current
+ *	state asks for it with nvm_get_chunk_meta().
  */
 struct nvm_block {
 	struct list_head	list;
@@ -409,6 +625,8 @@ struct nvm_block {
 	unsigned int		id;
 	int			state;
 	void			*priv;
+	u8			chk_state;
+	u32			wp;
 };
 
 /**
@@ -585,7 +803,8 @@ struct nvm_target {
  * @dev: the device of class "lightnvm", /sys/class/lightnvm/<name>
  * @identity: identity as read at registration
  * @geo: derived geometry
- * @ppaf: copy of identity.ppaf
+ * @ppaf: copy of identity.ppaf (1.2)
+ * @lbaf: copy of identity.id20.lbaf (2.0)
  * @mm: bound media manager, or %NULL; set and cleared under the core's lock
  * @mmp: the media manager's private data
  * @dma_pool: pool of DMA buffers for PPA and metadata lists, or %NULL
@@ -613,6 +832,7 @@ struct nvm_dev {
 	struct nvm_id		identity;
 	struct nvm_geo		geo;
 	struct nvm_addr_format	ppaf;
+	struct nvm_addrf20	lbaf;
 	struct nvm_mm_type	*mm;
 	void			*mmp;
 	void			*dma_pool;
@@ -679,6 +899,63 @@ static inline struct ppa_addr nvm_dev_to_generic(const struct nvm_addr_format *p
 }
 
 /**
+ * nvm_generic_to_dev20() - convert a generic address to a 2.0 logical block
+ *	address
+ * @geo: the device's geometry (for @geo->ws_min, the sectors of a "page")
+ * @f: the device's LBA format
+ * @r: generic address: ch = group, lun = PU, blk = chunk, pg and sec the
+ *	logical block pg * ws_min + sec of the chunk (pl is 0)
+ *
+ * The one place where generic addresses become 2.0 device addresses.
+ *
+ * Return: the device address; %ADDR_EMPTY stays %ADDR_EMPTY.
+ */
+static inline struct ppa_addr nvm_generic_to_dev20(const struct nvm_geo *geo,
+						   const struct nvm_addrf20 *f,
+						   struct ppa_addr r)
+{
+	struct ppa_addr l;
+	u64 lbk;
+
+	if (r.ppa == ADDR_EMPTY)
+		return r;
+	lbk = (u64)r.g.pg * geo->ws_min + r.g.sec;
+	l.ppa = ((u64)r.g.ch) << f->grp_offset;
+	l.ppa |= ((u64)r.g.lun) << f->pu_offset;
+	l.ppa |= ((u64)r.g.blk) << f->chk_offset;
+	l.ppa |= lbk << f->lbk_offset;
+	return l;
+}
+
+/**
+ * nvm_dev20_to_generic() - convert a 2.0 logical block address to the
+ *	generic one
+ * @geo: the device's geometry
+ * @f: the device's LBA format
+ * @r: device address
+ *
+ * Return: the generic address; %ADDR_EMPTY stays %ADDR_EMPTY.
+ */
+static inline struct ppa_addr nvm_dev20_to_generic(const struct nvm_geo *geo,
+						   const struct nvm_addrf20 *f,
+						   struct ppa_addr r)
+{
+	struct ppa_addr l;
+	u32 lbk;
+
+	if (r.ppa == ADDR_EMPTY)
+		return r;
+	l.ppa = 0;
+	l.g.ch = nvm_field(r.ppa, f->grp_offset, f->grp_len);
+	l.g.lun = nvm_field(r.ppa, f->pu_offset, f->pu_len);
+	l.g.blk = nvm_field(r.ppa, f->chk_offset, f->chk_len);
+	lbk = nvm_field(r.ppa, f->lbk_offset, f->lbk_len);
+	l.g.pg = lbk / geo->ws_min;
+	l.g.sec = lbk % geo->ws_min;
+	return l;
+}
+
+/**
  * nvm_blk_off_to_ppa() - address of the @off-th sector written in a block
  * @geo: device geometry
  * @blk: generic address of the block (ch, lun, blk set)
@@ -729,6 +1006,8 @@ void nvm_unregister_tgt_type(struct nvm_tgt_type *tt);
 /* Geometry. */
 int nvm_validate_identity(const struct nvm_id *id, const char *name);
 void nvm_geo_from_identity(const struct nvm_id *id, struct nvm_geo *geo);
+void nvm_addrf20_from_lens(struct nvm_addrf20 *f, u8 grp_len, u8 pu_len,
+			   u8 chk_len, u8 lbk_len);
 u8 nvm_bb_fold_state(const u8 *planes, int nr_planes);
 int nvm_bb_tbl_fold(u8 *blks, int nr_blks, int nr_planes);
 
@@ -736,6 +1015,12 @@ int nvm_bb_tbl_fold(u8 *blks, int nr_blks, int nr_planes);
 int nvm_get_bb_tbl(struct nvm_dev *dev, int ch, int lun, u8 *blks);
 int nvm_set_bb_tbl(struct nvm_dev *dev, struct ppa_addr *ppas, int nr_ppas,
 		   int type);
+
+/* Chunk descriptors (2.0 devices; generic addresses). */
+int nvm_get_chunk_meta(struct nvm_dev *dev, struct ppa_addr ppa, int nr_chks,
+		       struct nvm_chk_meta *meta);
+int nvm_check_chunk_meta(const struct nvm_geo *geo, u64 slba,
+			 const struct nvm_chk_meta *m, const char *name);
 
 /* Requests. */
 int nvm_alloc_ppalist(struct nvm_dev *dev, struct nvm_rq *rqd, gfp_t gfp);
