@@ -7,6 +7,7 @@
  *   echo 8 > .../<name>/num_blk                set options (see nvm_mem.rst)
  *   echo 0 > .../<name>/data                   no data page for a sector
  *                                              that is one word repeated
+ *   echo 2 > .../<name>/version                an Open-Channel SSD 2.0 device
  *   echo 1 > .../<name>/power                  register <name> with the core
  *   echo 7 > .../<name>/cut_seed               seed what a cut does
  *   echo 1 > .../<name>/unplugged              pull the plug: a power cut
@@ -97,6 +98,9 @@ NVM_MEM_CFG_ATTR(oob_size);
 NVM_MEM_CFG_ATTR(factory_bad);
 NVM_MEM_CFG_ATTR(bb_seed);
 NVM_MEM_CFG_ATTR(data);
+NVM_MEM_CFG_ATTR(version);
+NVM_MEM_CFG_ATTR(ws_opt);
+NVM_MEM_CFG_ATTR(mw_cunits);
 
 /* Timing knobs and completion delay: any time, powered or not. */
 static ssize_t nvm_mem_tparam_show(struct config_item *item, char *page,
@@ -300,6 +304,9 @@ static struct configfs_attribute *nvm_mem_dev_attrs[] = {
 	&nvm_mem_dev_attr_factory_bad,
 	&nvm_mem_dev_attr_bb_seed,
 	&nvm_mem_dev_attr_data,
+	&nvm_mem_dev_attr_version,
+	&nvm_mem_dev_attr_ws_opt,
+	&nvm_mem_dev_attr_mw_cunits,
 	&nvm_mem_dev_attr_completion_mode,
 	&nvm_mem_dev_attr_power,
 	&nvm_mem_dev_attr_unplugged,
@@ -350,7 +357,7 @@ static ssize_t nvm_mem_group_features_show(struct config_item *item,
 					   char *page)
 {
 	return snprintf(page, PAGE_SIZE,
-			"bb_seed,completion_delay_us,completion_jitter_us,completion_mode,cut_seed,data,factory_bad,num_blk,num_ch,num_lun,num_pg,num_pln,oob_size,power,sec_per_pg,t_erase_us,t_prog_us,t_read_us,t_xfer_ns,timing,unplugged\n");
+			"bb_seed,completion_delay_us,completion_jitter_us,completion_mode,cut_seed,data,factory_bad,mw_cunits,num_blk,num_ch,num_lun,num_pg,num_pln,oob_size,power,sec_per_pg,t_erase_us,t_prog_us,t_read_us,t_xfer_ns,timing,unplugged,version,ws_opt\n");
 }
 
 CONFIGFS_ATTR_RO(nvm_mem_group_, features);

@@ -162,6 +162,11 @@ DEFINE_SHOW_ATTRIBUTE(nvm_mem_memory);
  *                                   through the core queue up, none starts
  *   resume                          let them run
  *
+ * On a 2.0 device (version=2) CH, LUN and BLK name a group, PU and chunk,
+ * OFF a logical block of the chunk, erase is a chunk reset, and mark and
+ * state work on the media's bad block table (a bad plane makes the chunk
+ * offline).
+ *
  * and read the outcome: "error 0x<status> ppa_status 0x<bits> mismatch <n>"
  * (n: sectors read successfully whose data or OOB differ from the pattern)
  * for I/O, "state <NVM_BLK_T_*>" for mark and state, "queued" for qerase
@@ -265,8 +270,7 @@ nvm_mem_test_cmd_alloc(struct nvm_mem_dev *dev, u8 opcode, bool core, u32 ch,
 			goto err_free;
 		__bio_add_page(tc->bio, tc->pages[i], NVM_MEM_SEC_SIZE, 0);
 		/* the pattern follows the device address, whatever the path */
-		tc->dppa[i] = nvm_mem_encode(&m->ppaf, ch, lun, blk, pl, pg,
-					     sec);
+		tc->dppa[i] = nvm_mem_encode_dev(m, ch, lun, blk, pl, pg, sec);
 		if (core) {
 			p->g.ch = ch;
 			p->g.lun = lun;
@@ -274,6 +278,11 @@ nvm_mem_test_cmd_alloc(struct nvm_mem_dev *dev, u8 opcode, bool core, u32 ch,
 			p->g.pl = pl;
 			p->g.pg = pg;
 			p->g.sec = sec;
+			/* 2.0: one plane, pages of ws_min = sec_per_pl sectors */
+			if (c->version == NVM_OCSSD_SPEC_20) {
+				p->g.pl = 0;
+				p->g.sec = o % sec_per_pl;
+			}
 		} else {
 			p->ppa = tc->dppa[i];
 		}
@@ -311,7 +320,8 @@ static int nvm_mem_test_io_queue(struct nvm_mem_test_cmd *tc)
 	struct nvm_rq *rqd = &tc->rqd;
 	int ret, pl;
 
-	if (rqd->opcode == NVM_OP_ERASE && dev->cfg.num_pln > 1) {
+	if (rqd->opcode == NVM_OP_ERASE && dev->cfg.num_pln > 1 &&
+	    dev->cfg.version == NVM_OCSSD_SPEC_12) {
 		/* one address per plane, as nvm_erase_ppa() sends them */
 		rqd->nr_ppas = dev->cfg.num_pln;
 		if (rqd->nr_ppas > tc->nr)
@@ -390,9 +400,9 @@ static int nvm_mem_test_io_run(struct nvm_mem_dev *dev, u8 opcode, bool core,
 		return -EBUSY;
 	}
 
-	/* room for one address per plane of an erase */
+	/* room for one address per plane of an erase (1.2), one reset (2.0) */
 	if (opcode == NVM_OP_ERASE)
-		nr = c->num_pln;
+		nr = c->version == NVM_OCSSD_SPEC_20 ? 1 : c->num_pln;
 	tc = nvm_mem_test_cmd_alloc(dev, opcode, core || queue, ch, lun, blk,
 				    off, nr, seed);
 	if (!tc)

@@ -51,6 +51,12 @@ module_param_named(bb_seed, nvm_mem_params.bb_seed, uint, 0444);
 MODULE_PARM_DESC(bb_seed, "Seed choosing the factory bad blocks. Default: 1");
 module_param_named(data, nvm_mem_params.data, uint, 0444);
 MODULE_PARM_DESC(data, "1: keep a page of data for every programmed sector; 0: keep only the 8-byte word of a sector whose 4 KiB are that word repeated (OOB bytes and state always). Default: 1");
+module_param_named(version, nvm_mem_params.version, uint, 0444);
+MODULE_PARM_DESC(version, "1: Open-Channel SSD 1.2, 2: Open-Channel SSD 2.0 (chunks of num_pg * sec_per_pg * num_pln logical blocks, written in units of sec_per_pg * num_pln). Default: 1");
+module_param_named(ws_opt, nvm_mem_params.ws_opt, uint, 0444);
+MODULE_PARM_DESC(ws_opt, "2.0: optimal write size reported, a multiple of the write unit; 0: the write unit. Default: 0");
+module_param_named(mw_cunits, nvm_mem_params.mw_cunits, uint, 0444);
+MODULE_PARM_DESC(mw_cunits, "2.0: cache minimum write size units reported (not enforced). Default: 0");
 
 static unsigned long long nvm_mem_cut_seed = NVM_MEM_DEFAULT_CUT_SEED;
 module_param_named(cut_seed, nvm_mem_cut_seed, ullong, 0444);
@@ -141,6 +147,19 @@ static int nvm_mem_set_bb_tbl(struct nvm_dev *ndev, struct ppa_addr *ppas,
 	if (ret == -EINVAL)
 		pr_err("%s: set_bb_tbl: bad type %d or address outside the device\n",
 		       dev->name, type);
+	return ret;
+}
+
+static int nvm_mem_get_chk_meta(struct nvm_dev *ndev, u64 slba, int nr_chks,
+				struct nvm_chk_meta *meta)
+{
+	struct nvm_mem_dev *dev = ndev->private_data;
+	int ret;
+
+	ret = nvm_mem_media_chunks(dev->media, slba, nr_chks, meta);
+	if (ret == -EINVAL)
+		pr_err("%s: get_chk_meta: %d chunks from 0x%llx outside the device\n",
+		       dev->name, nr_chks, slba);
 	return ret;
 }
 
@@ -420,6 +439,7 @@ static const struct nvm_dev_ops nvm_mem_dev_ops = {
 	.erase_block		= nvm_mem_erase_block,
 	/* no DMA pool: the core's kmalloc() buffers do for host memory */
 	.max_phys_sect		= NVM_MEM_MAX_PHYS_SECT,
+	.get_chk_meta		= nvm_mem_get_chk_meta,
 };
 
 /**

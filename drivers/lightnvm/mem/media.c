@@ -7,6 +7,13 @@
  * Power cuts: commands that had reached the device when the power went
  * are dropped, applied or (programs) torn, as a seeded PRNG decides, and
  * torn sectors read back as media errors until their block is erased.
+ * Open-Channel SSD 2.0 (version 2): the same media seen as chunks (a
+ * block across its planes): its logical block addresses are translated to
+ * the model's own, writes must be at the chunk's write pointer in units of
+ * ws_min, a reset of a free chunk is refused, a failed write closes its
+ * chunk early, a failed reset takes it offline; the chunk report is
+ * derived from the same state, so that it survives power cycles and cuts
+ * as the 1.2 state does.
  * Pure logic with no call into the LightNVM core, so that the KUnit suite
  * in media_test.c drives it directly. Memory is only held for programmed
  * sectors and is given back by the erase of their block: a record (state,
@@ -47,7 +54,17 @@ static const struct nvm_mem_field {
 	{ "factory_bad", offsetof(struct nvm_mem_cfg, factory_bad), 0, U32_MAX },
 	{ "bb_seed", offsetof(struct nvm_mem_cfg, bb_seed), 0, U32_MAX },
 	{ "data", offsetof(struct nvm_mem_cfg, data), 0, 1 },
+	{ "version", offsetof(struct nvm_mem_cfg, version), NVM_OCSSD_SPEC_12,
+	  NVM_OCSSD_SPEC_20 },
+	{ "ws_opt", offsetof(struct nvm_mem_cfg, ws_opt), 0, NVM_MEM_MAX_CLBA },
+	{ "mw_cunits", offsetof(struct nvm_mem_cfg, mw_cunits), 0,
+	  NVM_MEM_MAX_CLBA },
 };
+
+static bool nvm_mem_v2(const struct nvm_mem_media *m)
+{
+	return m->cfg.version == NVM_OCSSD_SPEC_20;
+}
 
 static int nvm_mem_field_check(const struct nvm_mem_field *f, u32 v,
 			       const char *name)
@@ -116,6 +133,34 @@ int nvm_mem_cfg_set(struct nvm_mem_cfg *cfg, const char *field, u32 val,
 	return -EINVAL;
 }
 
+/* ws_opt and mw_cunits: 2.0 options, checked against the chunk's size. */
+static int nvm_mem_cfg_validate20(const struct nvm_mem_cfg *cfg,
+				  const char *name)
+{
+	u32 ws_min = cfg->sec_per_pg * cfg->num_pln;
+	u32 clba = cfg->num_pg * ws_min;
+
+	if (cfg->version != NVM_OCSSD_SPEC_20) {
+		if (cfg->ws_opt || cfg->mw_cunits) {
+			pr_err("%s: ws_opt=%u and mw_cunits=%u need version=2 (Open-Channel SSD 2.0)\n",
+			       name, cfg->ws_opt, cfg->mw_cunits);
+			return -EINVAL;
+		}
+		return 0;
+	}
+	if (cfg->ws_opt % ws_min || cfg->ws_opt > clba) {
+		pr_err("%s: ws_opt=%u is not a multiple of ws_min (sec_per_pg * num_pln = %u) within a chunk of %u\n",
+		       name, cfg->ws_opt, ws_min, clba);
+		return -EINVAL;
+	}
+	if (cfg->mw_cunits > clba) {
+		pr_err("%s: mw_cunits=%u exceeds a chunk's %u logical blocks\n",
+		       name, cfg->mw_cunits, clba);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /**
  * nvm_mem_cfg_validate() - check the geometry and media options of an instance
  * @cfg: the options
@@ -152,7 +197,7 @@ int nvm_mem_cfg_validate(const struct nvm_mem_cfg *cfg, const char *name)
 		       name, cfg->factory_bad, blk_planes);
 		return -EINVAL;
 	}
-	return 0;
+	return nvm_mem_cfg_validate20(cfg, name);
 }
 
 /**
@@ -189,19 +234,81 @@ void nvm_mem_make_ppaf(const struct nvm_mem_cfg *cfg,
 }
 
 /**
- * nvm_mem_make_identity() - the OCSSD 1.2 identity of a geometry
+ * nvm_mem_make_lbaf() - the 2.0 LBA format of a geometry
+ * @cfg: validated geometry
+ * @f: filled in
+ *
+ * From bit 0 up, each as narrow as its range allows: logical block (of
+ * clba), chunk, PU, group, as 2.0 orders them.
+ */
+void nvm_mem_make_lbaf(const struct nvm_mem_cfg *cfg, struct nvm_addrf20 *f)
+{
+	u32 clba = cfg->num_pg * cfg->sec_per_pg * cfg->num_pln;
+
+	f->lbk_offset = 0;
+	f->lbk_len = order_base_2(clba);
+	f->chk_offset = f->lbk_offset + f->lbk_len;
+	f->chk_len = order_base_2(cfg->num_blk);
+	f->pu_offset = f->chk_offset + f->chk_len;
+	f->pu_len = order_base_2(cfg->num_lun);
+	f->grp_offset = f->pu_offset + f->pu_len;
+	f->grp_len = order_base_2(cfg->num_ch);
+}
+
+/*
+ * The 2.0 geometry: chunks are blocks across their planes, written in
+ * units of a multi-plane page; no vector copy, a free chunk cannot be
+ * reset again (as the QEMU model), no limit of open chunks.
+ */
+static void nvm_mem_make_id20(const struct nvm_mem_cfg *cfg,
+			      struct nvm_id20 *g)
+{
+	u32 ws_min = cfg->sec_per_pg * cfg->num_pln;
+
+	nvm_mem_make_lbaf(cfg, &g->lbaf);
+	g->ver_minor = 0;
+	g->mccap = 0;
+	g->wit = 10;
+	g->num_grp = cfg->num_ch;
+	g->num_pu = cfg->num_lun;
+	g->num_chk = cfg->num_blk;
+	g->clba = cfg->num_pg * ws_min;
+	g->ws_min = ws_min;
+	g->ws_opt = cfg->ws_opt ? cfg->ws_opt : ws_min;
+	g->mw_cunits = cfg->mw_cunits;
+	g->maxoc = 0;
+	g->maxocpu = 0;
+	g->trdt = 25000;		/* ns, as 1.2 */
+	g->trdm = 50000;
+	g->tprt = 300000;
+	g->tprm = 600000;
+	g->tbet = 2000000;
+	g->tbem = 3000000;
+	g->csecs = NVM_MEM_SEC_SIZE;
+	g->sos = cfg->oob_size;
+}
+
+/**
+ * nvm_mem_make_identity() - the identity of a geometry
  * @cfg: validated geometry
  * @id: filled in (host endian)
  *
- * One configuration group of SLC NAND with a bad block table, 4 KiB
- * sectors, multi-plane support matching the planes, and typical SLC
- * timings (they are reported, not emulated).
+ * Version 1: the OCSSD 1.2 identity, one configuration group of SLC NAND
+ * with a bad block table, 4 KiB sectors, multi-plane support matching the
+ * planes, and typical SLC timings (they are reported, not emulated).
+ * Version 2: the OCSSD 2.0 geometry of the same media (see
+ * &struct nvm_mem_cfg), with the same timings.
  */
 void nvm_mem_make_identity(const struct nvm_mem_cfg *cfg, struct nvm_id *id)
 {
 	struct nvm_id_group *g = &id->groups[0];
 
 	memset(id, 0, sizeof(*id));
+	if (cfg->version == NVM_OCSSD_SPEC_20) {
+		id->ver_id = NVM_OCSSD_SPEC_20;
+		nvm_mem_make_id20(cfg, &id->id20);
+		return;
+	}
 	id->ver_id = 1;
 	id->cgrps = 1;
 	id->cap = NVM_ID_CAP_BBT;
@@ -251,6 +358,82 @@ u64 nvm_mem_encode(const struct nvm_addr_format *ppaf, u32 ch, u32 lun,
 	return (u64)ch << ppaf->ch_offset | (u64)lun << ppaf->lun_offset |
 	       (u64)blk << ppaf->blk_offset | (u64)pl << ppaf->pln_offset |
 	       (u64)pg << ppaf->pg_offset | (u64)sec << ppaf->sect_offset;
+}
+
+/**
+ * nvm_mem_encode_dev() - the address a device of this media's version uses
+ * @m: the media
+ * @ch: channel (2.0: group)
+ * @lun: LUN within the channel (2.0: PU)
+ * @blk: block (2.0: chunk)
+ * @pl: plane
+ * @pg: page
+ * @sec: sector in the page
+ *
+ * 1.2: nvm_mem_encode(). 2.0: the logical block address of that sector,
+ * whose logical block in the chunk is @pg * ws_min + @pl * sec_per_pg +
+ * @sec (the multi-plane order of a 1.2 target).
+ *
+ * Return: the address; values are not range checked.
+ */
+u64 nvm_mem_encode_dev(const struct nvm_mem_media *m, u32 ch, u32 lun,
+		       u32 blk, u32 pl, u32 pg, u32 sec)
+{
+	const struct nvm_addrf20 *f = &m->lbaf;
+	u64 lbk;
+
+	if (!nvm_mem_v2(m))
+		return nvm_mem_encode(&m->ppaf, ch, lun, blk, pl, pg, sec);
+	lbk = (u64)pg * m->ws_min + pl * m->cfg.sec_per_pg + sec;
+	return (u64)ch << f->grp_offset | (u64)lun << f->pu_offset |
+	       (u64)blk << f->chk_offset | lbk << f->lbk_offset;
+}
+
+/*
+ * The model's own address of a 2.0 logical block address, or
+ * %NVM_MEM_BAD_PPA if it names none (a bit outside the format, or a field
+ * beyond the counts).
+ */
+static u64 nvm_mem_lba_to_ppa(const struct nvm_mem_media *m, u64 lba)
+{
+	const struct nvm_addrf20 *f = &m->lbaf;
+	const struct nvm_mem_cfg *c = &m->cfg;
+	u32 top = f->grp_offset + f->grp_len;
+	u32 grp, pu, chk, lbk;
+
+	if (top < 64 && lba >> top)
+		return NVM_MEM_BAD_PPA;
+	grp = nvm_field(lba, f->grp_offset, f->grp_len);
+	pu = nvm_field(lba, f->pu_offset, f->pu_len);
+	chk = nvm_field(lba, f->chk_offset, f->chk_len);
+	lbk = nvm_field(lba, f->lbk_offset, f->lbk_len);
+	if (grp >= c->num_ch || pu >= c->num_lun || chk >= c->num_blk ||
+	    lbk >= m->clba)
+		return NVM_MEM_BAD_PPA;
+	return nvm_mem_encode(&m->ppaf, grp, pu, chk,
+			      (lbk / c->sec_per_pg) % c->num_pln,
+			      lbk / m->ws_min, lbk % c->sec_per_pg);
+}
+
+/**
+ * nvm_mem_rq_ppa() - the model's address of a request's i-th address
+ * @m: the media
+ * @rqd: the request (device-format addresses)
+ * @i: 0 <= @i < @rqd->nr_ppas
+ *
+ * 1.2: the address itself. 2.0: the logical block address translated to
+ * the model's format, %NVM_MEM_BAD_PPA (which nvm_mem_decode() refuses)
+ * if it names no logical block.
+ *
+ * Context: any.
+ * Return: the address.
+ */
+u64 nvm_mem_rq_ppa(const struct nvm_mem_media *m, const struct nvm_rq *rqd,
+		   int i)
+{
+	u64 ppa = rqd->nr_ppas > 1 ? rqd->ppa_list[i].ppa : rqd->ppa_addr.ppa;
+
+	return nvm_mem_v2(m) ? nvm_mem_lba_to_ppa(m, ppa) : ppa;
 }
 
 /**
@@ -490,6 +673,9 @@ struct nvm_mem_media *nvm_mem_media_create(const struct nvm_mem_cfg *cfg)
 		return NULL;
 	m->cfg = *cfg;
 	nvm_mem_make_ppaf(cfg, &m->ppaf);
+	nvm_mem_make_lbaf(cfg, &m->lbaf);
+	m->ws_min = cfg->sec_per_pg * cfg->num_pln;
+	m->clba = cfg->num_pg * m->ws_min;
 	m->nr_luns = cfg->num_ch * cfg->num_lun;
 	m->sec_per_plblk = cfg->num_pg * cfg->sec_per_pg;
 	m->rec_size = 1 + cfg->oob_size + (cfg->data ? 0 : sizeof(u64));
@@ -514,6 +700,11 @@ struct nvm_mem_media *nvm_mem_media_create(const struct nvm_mem_cfg *cfg)
 				  sizeof(*m->erase_count), GFP_KERNEL);
 	if (!m->erase_count)
 		goto err_free_bbt;
+	if (nvm_mem_v2(m)) {
+		m->closed = kvzalloc(m->nr_luns * cfg->num_blk, GFP_KERNEL);
+		if (!m->closed)
+			goto err_free_erase_count;
+	}
 
 	for (l = 0; l < m->nr_luns; l++)
 		xa_init_flags(&m->sects[l], XA_FLAGS_LOCK_IRQ);
@@ -522,6 +713,8 @@ struct nvm_mem_media *nvm_mem_media_create(const struct nvm_mem_cfg *cfg)
 	m->cut_rand = NVM_MEM_DEFAULT_CUT_SEED;
 	return m;
 
+err_free_erase_count:
+	kvfree(m->erase_count);
 err_free_bbt:
 	kvfree(m->bbt);
 err_free_wp:
@@ -556,6 +749,7 @@ void nvm_mem_media_free(struct nvm_mem_media *m)
 	}
 	for (bp = 0; bp < nvm_mem_nr_plblks(m); bp++)
 		nvm_mem_tbl_free(m, m->recs[bp]);
+	kvfree(m->closed);
 	kvfree(m->erase_count);
 	kvfree(m->bbt);
 	kvfree(m->wp);
@@ -569,9 +763,9 @@ void nvm_mem_media_free(struct nvm_mem_media *m)
  * @src: the media; nothing may change it meanwhile
  *
  * Copies what is programmed (data, OOB bytes, states), the write
- * pointers, the bad block table and the erase counts; the counters but
- * the memory ones start at zero, the power is on and the cut sequence
- * starts from the default seed.
+ * pointers, the bad block table, the erase counts and (2.0) the chunks
+ * closed early; the counters but the memory ones start at zero, the
+ * power is on and the cut sequence starts from the default seed.
  *
  * Context: process, may sleep.
  * Return: the copy or %NULL when out of memory.
@@ -590,6 +784,8 @@ struct nvm_mem_media *nvm_mem_media_clone(const struct nvm_mem_media *src)
 	memcpy(m->bbt, src->bbt, total);
 	memcpy(m->erase_count, src->erase_count,
 	       src->nr_luns * src->cfg.num_blk * sizeof(*m->erase_count));
+	if (src->closed)
+		memcpy(m->closed, src->closed, src->nr_luns * src->cfg.num_blk);
 	for (bp = 0; bp < total; bp++) {
 		if (!src->recs[bp])
 			continue;
@@ -1183,11 +1379,6 @@ int nvm_mem_media_set_bbt(struct nvm_mem_media *m, const struct ppa_addr *ppas,
 	return 0;
 }
 
-static u64 nvm_mem_rq_ppa(const struct nvm_rq *rqd, int i)
-{
-	return rqd->nr_ppas > 1 ? rqd->ppa_list[i].ppa : rqd->ppa_addr.ppa;
-}
-
 /* Bits of the block (channel, LUN, block) of a device-format address. */
 static u64 nvm_mem_blk_mask(const struct nvm_addr_format *f)
 {
@@ -1212,10 +1403,304 @@ static void nvm_mem_status(struct nvm_rq *rqd, int i, int st)
 		rqd->error = st;
 }
 
+/* ------------------------------------------------ Open-Channel SSD 2.0 */
+
+/* Index of chunk (LUN, block) in erase_count[] and closed[]. */
+static u32 nvm_mem_chk(const struct nvm_mem_media *m, u32 lun, u32 blk)
+{
+	return lun * m->cfg.num_blk + blk;
+}
+
+/*
+ * A chunk's write pointer: the logical blocks written (or torn) since its
+ * reset, the sum of its planes' (2.0 writes them in multi-plane order).
+ * Context: the LUN lock held.
+ */
+static u32 nvm_mem_chk_wp(struct nvm_mem_media *m, u32 lun, u32 blk)
+{
+	u32 bp0 = nvm_mem_bp(m, lun, blk, 0), pl, wp = 0;
+
+	lockdep_assert_held(&m->sects[lun].xa_lock);
+	for (pl = 0; pl < m->cfg.num_pln; pl++)
+		wp += m->wp[bp0 + pl];
+	return wp;
+}
+
+/* Offline: bad in any plane. Context: the LUN lock held. */
+static bool nvm_mem_chk_offline(struct nvm_mem_media *m, u32 lun, u32 blk)
+{
+	u32 bp0 = nvm_mem_bp(m, lun, blk, 0), pl;
+
+	lockdep_assert_held(&m->sects[lun].xa_lock);
+	for (pl = 0; pl < m->cfg.num_pln; pl++)
+		if (nvm_mem_is_bad(m->bbt[bp0 + pl]))
+			return true;
+	return false;
+}
+
+/* %NVM_CHK_ST_* of a chunk whose write pointer is @wp. LUN lock held. */
+static u8 nvm_mem_chk_state(struct nvm_mem_media *m, u32 lun, u32 blk, u32 wp)
+{
+	if (nvm_mem_chk_offline(m, lun, blk))
+		return NVM_CHK_ST_OFFLINE;
+	if (m->closed[nvm_mem_chk(m, lun, blk)] || wp == m->clba)
+		return NVM_CHK_ST_CLOSED;
+	return wp ? NVM_CHK_ST_OPEN : NVM_CHK_ST_FREE;
+}
+
+/* The logical block of a 2.0 address within its chunk. */
+static u32 nvm_mem_rq_lbk(const struct nvm_mem_media *m,
+			  const struct nvm_rq *rqd, int i)
+{
+	u64 lba = rqd->nr_ppas > 1 ? rqd->ppa_list[i].ppa : rqd->ppa_addr.ppa;
+
+	return nvm_field(lba, m->lbaf.lbk_offset, m->lbaf.lbk_len);
+}
+
+/*
+ * The rules of a 2.0 write, checked before anything of it is programmed,
+ * as the QEMU model does (a command that breaks one changes nothing):
+ * every address names a logical block (else %NVM_MEM_RSP_LBA_RANGE), of a
+ * chunk that is not offline (%NVM_RSP_ERR_OFFLINE), not closed, and at
+ * the chunk's write pointer as the command's earlier addresses move it
+ * (%NVM_RSP_ERR_OUTOFORDER); the command's addresses in a chunk leave its
+ * write pointer on a unit of ws_min (%NVM_RSP_ERR_WRITENEXTUNIT).
+ * Return: true if the command may run; else its statuses are set.
+ */
+static bool nvm_mem_check_write20(struct nvm_mem_media *m, struct nvm_rq *rqd)
+{
+	bool ok = true;
+	int i, j;
+
+	for (i = 0; i < rqd->nr_ppas; i++) {
+		struct nvm_mem_addr a, b;
+		u32 wp, before = 0, total = 1;
+		unsigned long flags;
+		bool offline, closed;
+		int st = 0;
+
+		if (nvm_mem_decode(m, nvm_mem_rq_ppa(m, rqd, i), &a)) {
+			nvm_mem_status(rqd, i, NVM_MEM_RSP_LBA_RANGE);
+			ok = false;
+			continue;
+		}
+		for (j = 0; j < rqd->nr_ppas; j++) {
+			if (j == i ||
+			    nvm_mem_decode(m, nvm_mem_rq_ppa(m, rqd, j), &b) ||
+			    b.lun != a.lun || b.blk != a.blk)
+				continue;
+			total++;
+			if (j < i)
+				before++;
+		}
+		xa_lock_irqsave(&m->sects[a.lun], flags);
+		wp = nvm_mem_chk_wp(m, a.lun, a.blk);
+		offline = nvm_mem_chk_offline(m, a.lun, a.blk);
+		closed = m->closed[nvm_mem_chk(m, a.lun, a.blk)] ||
+			 wp == m->clba;
+		xa_unlock_irqrestore(&m->sects[a.lun], flags);
+		if (offline)
+			st = NVM_RSP_ERR_OFFLINE;
+		else if (closed || nvm_mem_rq_lbk(m, rqd, i) != wp + before)
+			st = NVM_RSP_ERR_OUTOFORDER;
+		else if ((wp + total) % m->ws_min)
+			st = NVM_RSP_ERR_WRITENEXTUNIT;
+		if (st) {
+			nvm_mem_status(rqd, i, st);
+			ok = false;
+		}
+	}
+	return ok;
+}
+
+/*
+ * Program one sector of a 2.0 write that passed the checks. An injected
+ * failure (@fail) closes the chunk early; a closed chunk takes no more.
+ */
+static int nvm_mem_program20(struct nvm_mem_media *m, u64 ppa,
+			     struct nvm_mem_sect *s, bool fail, gfp_t gfp)
+{
+	struct nvm_mem_addr a;
+	unsigned long flags;
+	bool closed;
+	u8 *cl;
+	int st;
+
+	if (nvm_mem_decode(m, ppa, &a))
+		return NVM_MEM_RSP_LBA_RANGE;
+	cl = &m->closed[nvm_mem_chk(m, a.lun, a.blk)];
+	xa_lock_irqsave(&m->sects[a.lun], flags);
+	closed = *cl;
+	if (fail)
+		*cl = 1;
+	xa_unlock_irqrestore(&m->sects[a.lun], flags);
+	if (closed || fail) {
+		atomic64_inc(&m->stats.write_errors);
+		return NVM_RSP_ERR_FAILCLOSE;
+	}
+	st = nvm_mem_media_program(m, ppa, s, false, gfp);
+	/* only a writer racing another on the chunk gets here */
+	return st == NVM_RSP_ERR_FAILWRITE ? NVM_RSP_ERR_OUTOFORDER : st;
+}
+
+/* Read one sector of a 2.0 device: an offline chunk is not read. */
+static int nvm_mem_read20(struct nvm_mem_media *m, u64 ppa, struct bio *bio,
+			  struct bvec_iter *iter, u8 *oob, bool fail)
+{
+	struct nvm_mem_addr a;
+	unsigned long flags;
+	bool offline;
+
+	if (nvm_mem_decode(m, ppa, &a)) {
+		nvm_mem_fill_empty(m, bio, iter, oob);
+		atomic64_inc(&m->stats.read_errors);
+		return NVM_MEM_RSP_LBA_RANGE;
+	}
+	xa_lock_irqsave(&m->sects[a.lun], flags);
+	offline = nvm_mem_chk_offline(m, a.lun, a.blk);
+	xa_unlock_irqrestore(&m->sects[a.lun], flags);
+	if (offline) {
+		nvm_mem_fill_empty(m, bio, iter, oob);
+		atomic64_inc(&m->stats.read_errors);
+		return NVM_RSP_ERR_OFFLINE;
+	}
+	return nvm_mem_media_read(m, ppa, bio, iter, oob, fail);
+}
+
+/*
+ * 2.0 reset, checked first as a write: every address names a logical
+ * block (%NVM_MEM_RSP_LBA_RANGE) of a chunk that is not offline
+ * (%NVM_RSP_ERR_OFFLINE), not free, and not reset by an earlier address
+ * of the command (%NVM_RSP_ERR_INVALIDRESET). Then each chunk is erased;
+ * an injected failure takes it offline (the device marks it bad itself:
+ * 2.0 has no host bad block table).
+ */
+static void nvm_mem_exec_reset20(struct nvm_mem_media *m, struct nvm_rq *rqd,
+				 nvm_mem_fault_fn *fault, void *priv)
+{
+	struct nvm_mem_addr a, b;
+	unsigned long flags;
+	bool ok = true;
+	int i, j, st;
+	u32 bp0, pl;
+
+	for (i = 0; i < rqd->nr_ppas; i++) {
+		u8 state;
+
+		if (nvm_mem_decode(m, nvm_mem_rq_ppa(m, rqd, i), &a)) {
+			nvm_mem_status(rqd, i, NVM_MEM_RSP_LBA_RANGE);
+			ok = false;
+			continue;
+		}
+		for (j = 0; j < i; j++)
+			if (!nvm_mem_decode(m, nvm_mem_rq_ppa(m, rqd, j), &b) &&
+			    b.lun == a.lun && b.blk == a.blk)
+				break;
+		xa_lock_irqsave(&m->sects[a.lun], flags);
+		state = nvm_mem_chk_state(m, a.lun, a.blk,
+					  nvm_mem_chk_wp(m, a.lun, a.blk));
+		xa_unlock_irqrestore(&m->sects[a.lun], flags);
+		st = 0;
+		if (state == NVM_CHK_ST_OFFLINE)
+			st = NVM_RSP_ERR_OFFLINE;
+		else if (state == NVM_CHK_ST_FREE || j < i)
+			st = NVM_RSP_ERR_INVALIDRESET;
+		if (st) {
+			nvm_mem_status(rqd, i, st);
+			ok = false;
+		}
+	}
+	if (!ok)
+		return;
+
+	for (i = 0; i < rqd->nr_ppas; i++) {
+		u64 ppa = nvm_mem_rq_ppa(m, rqd, i);
+
+		nvm_mem_decode(m, ppa, &a);
+		if (nvm_mem_fail(fault, priv, NVM_MEM_FAULT_ERASE)) {
+			bp0 = nvm_mem_bp(m, a.lun, a.blk, 0);
+			xa_lock_irqsave(&m->sects[a.lun], flags);
+			for (pl = 0; pl < m->cfg.num_pln; pl++)
+				if (m->bbt[bp0 + pl] != NVM_BLK_T_BAD)
+					m->bbt[bp0 + pl] = NVM_BLK_T_GRWN_BAD;
+			xa_unlock_irqrestore(&m->sects[a.lun], flags);
+			atomic64_inc(&m->stats.erase_errors);
+			nvm_mem_status(rqd, i, NVM_RSP_ERR_OFFLINE);
+			continue;
+		}
+		st = nvm_mem_media_erase(m, ppa, false);
+		if (st) {
+			nvm_mem_status(rqd, i, NVM_RSP_ERR_OFFLINE);
+			continue;
+		}
+		xa_lock_irqsave(&m->sects[a.lun], flags);
+		m->closed[nvm_mem_chk(m, a.lun, a.blk)] = 0;
+		xa_unlock_irqrestore(&m->sects[a.lun], flags);
+	}
+}
+
+/**
+ * nvm_mem_media_chunks() - the chunk descriptors of a 2.0 device
+ * @m: the media
+ * @slba: logical block address of the first chunk (logical block 0)
+ * @nr: descriptors to fill, the chunks that follow in the log page's
+ *	order (group, PU, chunk), within the device
+ * @meta: filled in, host endian, write pointers relative to each chunk
+ *
+ * Derived from the media's state: offline if any plane of the block is
+ * bad; closed if full or closed early by a failed write; open if written;
+ * free otherwise. The wear-level index is the chunk's resets, at most 255.
+ * The write pointer counts torn logical blocks as written.
+ *
+ * Context: any.
+ * Return: 0, -EOPNOTSUPP on a 1.2 device, -EINVAL for an address that is
+ * not a chunk's start or a range beyond the device, -ENODEV while
+ * unplugged.
+ */
+int nvm_mem_media_chunks(struct nvm_mem_media *m, u64 slba, int nr,
+			 struct nvm_chk_meta *meta)
+{
+	const struct nvm_mem_cfg *c = &m->cfg;
+	struct nvm_mem_addr a;
+	unsigned long flags;
+	u32 first, k;
+
+	if (!nvm_mem_v2(m))
+		return -EOPNOTSUPP;
+	if (nr < 1 || nvm_mem_decode(m, nvm_mem_lba_to_ppa(m, slba), &a) ||
+	    a.pl || a.pg || a.sec)
+		return -EINVAL;
+	first = nvm_mem_chk(m, a.lun, a.blk);
+	if (nr > m->nr_luns * c->num_blk - first)
+		return -EINVAL;
+	if (atomic_read(&m->unplugged))
+		return -ENODEV;
+	for (k = 0; k < nr; k++) {
+		u32 idx = first + k, lun = idx / c->num_blk;
+		u32 blk = idx % c->num_blk;
+		struct nvm_chk_meta *d = &meta[k];
+
+		memset(d, 0, sizeof(*d));
+		xa_lock_irqsave(&m->sects[lun], flags);
+		d->wp = nvm_mem_chk_wp(m, lun, blk);
+		d->state = nvm_mem_chk_state(m, lun, blk, d->wp);
+		d->wi = min_t(u32, m->erase_count[idx], 255);
+		xa_unlock_irqrestore(&m->sects[lun], flags);
+		d->type = NVM_CHK_TP_W_SEQ;
+		d->slba = nvm_mem_encode_dev(m, lun / c->num_lun,
+					     lun % c->num_lun, blk, 0, 0, 0);
+		d->cnlb = m->clba;
+	}
+	return 0;
+}
+
+/* --------------------------------------------------------- commands */
+
 /*
  * Program the sectors [0, @tear) of a write command and tear the sectors
  * [@tear, @end); the rest is not touched (a cut stopped it). A command run
- * normally has @tear == @end == nr_ppas.
+ * normally has @tear == @end == nr_ppas. On a 2.0 device nothing is done
+ * unless the command follows the chunk rules (nvm_mem_check_write20()).
  */
 static void nvm_mem_exec_write(struct nvm_mem_media *m, struct nvm_rq *rqd,
 			       nvm_mem_fault_fn *fault, void *priv, gfp_t gfp,
@@ -1226,19 +1711,26 @@ static void nvm_mem_exec_write(struct nvm_mem_media *m, struct nvm_rq *rqd,
 	int i;
 
 	atomic64_add(rqd->nr_ppas, &m->stats.host_write_sectors);
+	if (nvm_mem_v2(m) && !nvm_mem_check_write20(m, rqd))
+		return;
 	for (i = 0; i < tear; i++) {
 		const u8 *oob = rqd->meta_list ?
 				rqd->meta_list + i * oob_size : NULL;
 		int st = NVM_MEM_RSP_NOMEM;
 		struct nvm_mem_sect s;
+		bool fail;
 
 		if (!nvm_mem_fail(fault, priv, NVM_MEM_FAULT_ALLOC) &&
 		    !nvm_mem_sect_set_bio(m, &s, rqd->bio, &iter, oob, gfp)) {
-			st = nvm_mem_media_program(m, nvm_mem_rq_ppa(rqd, i),
-						   &s,
-						   nvm_mem_fail(fault, priv,
-								NVM_MEM_FAULT_WRITE),
-						   gfp);
+			fail = nvm_mem_fail(fault, priv, NVM_MEM_FAULT_WRITE);
+			if (nvm_mem_v2(m))
+				st = nvm_mem_program20(m,
+						       nvm_mem_rq_ppa(m, rqd, i),
+						       &s, fail, gfp);
+			else
+				st = nvm_mem_media_program(m,
+							   nvm_mem_rq_ppa(m, rqd, i),
+							   &s, fail, gfp);
 			nvm_mem_sect_put(&s);
 		}
 		if (st == NVM_MEM_RSP_NOMEM) {
@@ -1255,7 +1747,7 @@ static void nvm_mem_exec_write(struct nvm_mem_media *m, struct nvm_rq *rqd,
 	}
 	/* after the programs before them, for the write pointer */
 	for (i = tear; i < end; i++)
-		nvm_mem_media_tear(m, nvm_mem_rq_ppa(rqd, i), gfp);
+		nvm_mem_media_tear(m, nvm_mem_rq_ppa(m, rqd, i), gfp);
 }
 
 static void nvm_mem_exec_read(struct nvm_mem_media *m, struct nvm_rq *rqd,
@@ -1268,12 +1760,15 @@ static void nvm_mem_exec_read(struct nvm_mem_media *m, struct nvm_rq *rqd,
 	atomic64_add(rqd->nr_ppas, &m->stats.host_read_sectors);
 	for (i = 0; i < rqd->nr_ppas; i++) {
 		u8 *oob = rqd->meta_list ? rqd->meta_list + i * oob_size : NULL;
+		bool fail = nvm_mem_fail(fault, priv, NVM_MEM_FAULT_READ);
 		int st;
 
-		st = nvm_mem_media_read(m, nvm_mem_rq_ppa(rqd, i), rqd->bio,
-					&iter, oob,
-					nvm_mem_fail(fault, priv,
-						     NVM_MEM_FAULT_READ));
+		if (nvm_mem_v2(m))
+			st = nvm_mem_read20(m, nvm_mem_rq_ppa(m, rqd, i),
+					    rqd->bio, &iter, oob, fail);
+		else
+			st = nvm_mem_media_read(m, nvm_mem_rq_ppa(m, rqd, i),
+						rqd->bio, &iter, oob, fail);
 		nvm_mem_status(rqd, i, st);
 	}
 }
@@ -1284,12 +1779,16 @@ static void nvm_mem_exec_erase(struct nvm_mem_media *m, struct nvm_rq *rqd,
 	u64 mask = nvm_mem_blk_mask(&m->ppaf);
 	int i, j, st;
 
+	if (nvm_mem_v2(m)) {
+		nvm_mem_exec_reset20(m, rqd, fault, priv);
+		return;
+	}
 	for (i = 0; i < rqd->nr_ppas; i++) {
-		u64 ppa = nvm_mem_rq_ppa(rqd, i);
+		u64 ppa = nvm_mem_rq_ppa(m, rqd, i);
 
 		/* one erase per block: the planes of a multi-plane erase */
 		for (j = 0; j < i; j++)
-			if ((nvm_mem_rq_ppa(rqd, j) & mask) == (ppa & mask))
+			if ((nvm_mem_rq_ppa(m, rqd, j) & mask) == (ppa & mask))
 				break;
 		if (j < i) {
 			if (rqd->ppa_status & BIT_ULL(j))
@@ -1390,11 +1889,18 @@ static u64 nvm_mem_cut_draw(struct nvm_mem_media *m)
 	return r;
 }
 
-/* Device-format address of the page (LUN, block, plane, page) of a sector. */
+/*
+ * Device-format address of the page (LUN, block, plane, page) of a sector;
+ * on 2.0, the model's address of the write unit (LUN, block, page): its
+ * multi-plane page of ws_min logical blocks.
+ */
 static u64 nvm_mem_page_of(const struct nvm_mem_media *m, u64 ppa)
 {
 	const struct nvm_addr_format *f = &m->ppaf;
 
+	if (nvm_mem_v2(m) && f->pln_len)
+		ppa &= ~GENMASK_ULL(f->pln_offset + f->pln_len - 1,
+				    f->pln_offset);
 	if (!f->sect_len)
 		return ppa;
 	return ppa & ~GENMASK_ULL(f->sect_offset + f->sect_len - 1,
@@ -1415,8 +1921,8 @@ static u32 nvm_mem_cmd_page(const struct nvm_mem_media *m,
 	*from = 0;
 	for (i = 1; i <= rqd->nr_ppas; i++) {
 		if (i < rqd->nr_ppas &&
-		    nvm_mem_page_of(m, nvm_mem_rq_ppa(rqd, i)) ==
-		    nvm_mem_page_of(m, nvm_mem_rq_ppa(rqd, i - 1)))
+		    nvm_mem_page_of(m, nvm_mem_rq_ppa(m, rqd, i)) ==
+		    nvm_mem_page_of(m, nvm_mem_rq_ppa(m, rqd, i - 1)))
 			continue;
 		if (page == k) {
 			*to = i;

@@ -7,7 +7,11 @@
  * the unplugged state, power cuts (dropped, applied and torn commands, the
  * seeded choice, torn sectors until erase), per-request status, the
  * counters, and data=0 (sectors of one repeated word kept as that word:
- * exact reads, records freed by the erase, torn sectors, copies).
+ * exact reads, records freed by the erase, torn sectors, copies); and the
+ * same media as an Open-Channel SSD 2.0 device: its geometry, address
+ * translation, chunk write and reset rules, early close and offline
+ * chunks, cuts tearing whole write units, the chunk report, with data=1
+ * and data=0.
  */
 
 #include <kunit/test.h>
@@ -86,6 +90,7 @@ static const struct nvm_mem_cfg t_small = {
 	.num_ch = 1, .num_lun = 2, .num_pln = 2, .num_blk = 4, .num_pg = 4,
 	.sec_per_pg = 2, .oob_size = 16, .factory_bad = 0, .bb_seed = 1,
 	.data = 1,
+	.version = 1,
 };
 
 static u64 t_ppa(struct nvm_mem_media *m, u32 ch, u32 lun, u32 blk, u32 pl,
@@ -409,7 +414,8 @@ static void t_identity(struct kunit *test)
 static void t_address(struct kunit *test)
 {
 	struct nvm_mem_cfg cfg = { .num_ch = 3, .num_lun = 5, .num_pln = 4,
-		.num_blk = 100, .num_pg = 33, .sec_per_pg = 3, .oob_size = 16 };
+		.num_blk = 100, .num_pg = 33, .sec_per_pg = 3, .oob_size = 16,
+		.version = 1 };
 	struct nvm_mem_media *m = t_media(test, &cfg);
 	static const u32 vals[][6] = {
 		{ 0, 0, 0, 0, 0, 0 }, { 2, 4, 99, 3, 32, 2 },
@@ -445,7 +451,7 @@ static void t_out_of_range(struct kunit *test)
 	/* no power-of-two sizes, so that every field has invalid values */
 	static const struct nvm_mem_cfg cfg = {
 		.num_ch = 3, .num_lun = 3, .num_pln = 2, .num_blk = 5,
-		.num_pg = 5, .sec_per_pg = 3, .oob_size = 16,
+		.num_pg = 5, .sec_per_pg = 3, .oob_size = 16, .version = 1,
 	};
 	struct nvm_mem_media *m = t_media(test, &cfg);
 	struct t_ctx *c = test->priv;
@@ -1433,6 +1439,445 @@ static void t_nodata_cut_clone(struct kunit *test)
 	t_expect_mem(test, m, 7, 1, 3, 3);
 }
 
+/* ------------------------------------------------ Open-Channel SSD 2.0 */
+
+/*
+ * t_small as a 2.0 device: 1 group x 2 PUs x 4 chunks of 16 logical blocks
+ * (4 pages x 2 planes x 2 sectors), ws_min 4.
+ */
+static const struct nvm_mem_cfg t_v2 = {
+	.num_ch = 1, .num_lun = 2, .num_pln = 2, .num_blk = 4, .num_pg = 4,
+	.sec_per_pg = 2, .oob_size = 16, .factory_bad = 0, .bb_seed = 1,
+	.data = 1, .version = 2,
+};
+
+/* The 2.0 address of logical block @lbk of chunk (@pu, @chk). */
+static u64 t_lba(struct nvm_mem_media *m, u32 pu, u32 chk, u32 lbk)
+{
+	return nvm_mem_encode_dev(m, 0, pu, chk, 0, lbk / m->ws_min,
+				  lbk % m->ws_min);
+}
+
+/* Logical blocks [@from, @from + @n) of chunk (@pu, @chk) in c->ppas. */
+static void t_lbas(struct kunit *test, u32 pu, u32 chk, u32 from, int n)
+{
+	struct t_ctx *c = test->priv;
+	int i;
+
+	for (i = 0; i < n; i++)
+		c->ppas[i].ppa = t_lba(c->m, pu, chk, from + i);
+}
+
+/* The descriptor of chunk (@pu, @chk). */
+static struct nvm_chk_meta t_chunk(struct kunit *test, u32 pu, u32 chk)
+{
+	struct t_ctx *c = test->priv;
+	struct nvm_chk_meta meta = { };
+
+	KUNIT_EXPECT_EQ(test, nvm_mem_media_chunks(c->m, t_lba(c->m, pu, chk, 0),
+						   1, &meta), 0);
+	return meta;
+}
+
+static void t20_identity(struct kunit *test)
+{
+	struct nvm_mem_cfg cfg = t_v2;
+	struct nvm_geo geo = { };
+	struct nvm_id id;
+
+	KUNIT_ASSERT_EQ(test, nvm_mem_cfg_validate(&cfg, "k"), 0);
+	cfg.ws_opt = 8;
+	cfg.mw_cunits = 16;
+	KUNIT_ASSERT_EQ(test, nvm_mem_cfg_validate(&cfg, "k"), 0);
+	nvm_mem_make_identity(&cfg, &id);
+	KUNIT_ASSERT_EQ(test, nvm_validate_identity(&id, "kunit"), 0);
+	KUNIT_EXPECT_EQ(test, id.ver_id, NVM_OCSSD_SPEC_20);
+	KUNIT_EXPECT_EQ(test, id.id20.num_grp, 1);
+	KUNIT_EXPECT_EQ(test, id.id20.num_pu, 2);
+	KUNIT_EXPECT_EQ(test, id.id20.num_chk, 4U);
+	KUNIT_EXPECT_EQ(test, id.id20.clba, 16U);
+	KUNIT_EXPECT_EQ(test, id.id20.ws_min, 4U);
+	KUNIT_EXPECT_EQ(test, id.id20.ws_opt, 8U);
+	KUNIT_EXPECT_EQ(test, id.id20.mw_cunits, 16U);
+	KUNIT_EXPECT_EQ(test, id.id20.mccap, 0U);
+	KUNIT_EXPECT_EQ(test, id.id20.sos, 16);
+	nvm_geo_from_identity(&id, &geo);
+	KUNIT_EXPECT_EQ(test, geo.version, NVM_OCSSD_SPEC_20);
+	KUNIT_EXPECT_EQ(test, geo.nr_planes, 1);
+	KUNIT_EXPECT_EQ(test, geo.sec_per_pg, 4);
+	KUNIT_EXPECT_EQ(test, geo.pgs_per_blk, 4);
+	KUNIT_EXPECT_EQ(test, geo.sec_per_blk, 16);
+	KUNIT_EXPECT_EQ(test, geo.nr_secs, 128ULL);
+	/* ws_opt defaults to ws_min */
+	nvm_mem_make_identity(&t_v2, &id);
+	KUNIT_EXPECT_EQ(test, id.id20.ws_opt, 4U);
+
+	cfg.ws_opt = 6;
+	KUNIT_EXPECT_EQ(test, nvm_mem_cfg_validate(&cfg, "k"), -EINVAL);
+	cfg.ws_opt = 20;
+	KUNIT_EXPECT_EQ(test, nvm_mem_cfg_validate(&cfg, "k"), -EINVAL);
+	cfg.ws_opt = 0;
+	cfg.mw_cunits = 17;
+	KUNIT_EXPECT_EQ(test, nvm_mem_cfg_validate(&cfg, "k"), -EINVAL);
+	/* 2.0 options on a 1.2 device, and unknown versions */
+	cfg = t_small;
+	cfg.ws_opt = 4;
+	KUNIT_EXPECT_EQ(test, nvm_mem_cfg_validate(&cfg, "k"), -EINVAL);
+	cfg = t_small;
+	KUNIT_EXPECT_EQ(test, nvm_mem_cfg_set(&cfg, "version", 3, "k"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, nvm_mem_cfg_set(&cfg, "version", 0, "k"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, nvm_mem_cfg_set(&cfg, "version", 2, "k"), 0);
+	KUNIT_EXPECT_EQ(test, nvm_mem_cfg_get(&cfg, "version"), 2U);
+}
+
+/*
+ * The core's generic addresses, converted to 2.0 addresses by the core,
+ * land on the sectors a 1.2 target order would: block offset off is page
+ * off / ws_min, plane (off / sec_per_pg) % planes, sector off % sec_per_pg.
+ */
+static void t20_address(struct kunit *test)
+{
+	struct nvm_mem_cfg cfg = t_v2;
+	struct nvm_mem_media *m = t_media(test, &cfg);
+	struct t_ctx *c = test->priv;
+	struct nvm_geo geo = { };
+	struct nvm_rq *rqd = &c->rqd;
+	struct nvm_id id;
+	u32 pu, chk, off;
+
+	nvm_mem_make_identity(&m->cfg, &id);
+	nvm_geo_from_identity(&id, &geo);
+	memset(rqd, 0, sizeof(*rqd));
+	rqd->nr_ppas = 1;
+	for (pu = 0; pu < 2; pu++)
+		for (chk = 0; chk < 4; chk++)
+			for (off = 0; off < 16; off++) {
+				const struct nvm_addrf20 *f = &id.id20.lbaf;
+				struct ppa_addr b = { .ppa = 0 }, g;
+
+				b.g.lun = pu;
+				b.g.blk = chk;
+				g = nvm_blk_off_to_ppa(&geo, b, off);
+				rqd->ppa_addr = nvm_generic_to_dev20(&geo, f, g);
+				KUNIT_ASSERT_EQ(test, rqd->ppa_addr.ppa,
+						t_lba(m, pu, chk, off));
+				KUNIT_ASSERT_EQ(test, nvm_mem_rq_ppa(m, rqd, 0),
+						t_ppa(m, 0, pu, chk, (off / 2) % 2,
+						      off / 4, off % 2));
+			}
+	/* a bit outside the format, or a field beyond the counts: none */
+	rqd->ppa_addr.ppa = 1ULL << 40;
+	KUNIT_EXPECT_EQ(test, nvm_mem_rq_ppa(m, rqd, 0), NVM_MEM_BAD_PPA);
+	cfg.num_lun = 3;
+	cfg.num_blk = 3;
+	cfg.num_pg = 3;
+	m = t_media(test, &cfg);
+	rqd->ppa_addr.ppa = t_lba(m, 0, 2, 11);
+	KUNIT_EXPECT_NE(test, nvm_mem_rq_ppa(m, rqd, 0), NVM_MEM_BAD_PPA);
+	rqd->ppa_addr.ppa = t_lba(m, 3, 0, 0);
+	KUNIT_EXPECT_EQ(test, nvm_mem_rq_ppa(m, rqd, 0), NVM_MEM_BAD_PPA);
+	rqd->ppa_addr.ppa = t_lba(m, 0, 3, 0);
+	KUNIT_EXPECT_EQ(test, nvm_mem_rq_ppa(m, rqd, 0), NVM_MEM_BAD_PPA);
+	rqd->ppa_addr.ppa = t_lba(m, 0, 0, 12);
+	KUNIT_EXPECT_EQ(test, nvm_mem_rq_ppa(m, rqd, 0), NVM_MEM_BAD_PPA);
+}
+
+/* In order at the write pointer, in units of ws_min; full means closed. */
+static void t20_write_rules(struct kunit *test)
+{
+	struct nvm_mem_media *m = t_media(test, &t_v2);
+	struct t_ctx *c = test->priv;
+	struct nvm_chk_meta meta;
+	int i;
+
+	meta = t_chunk(test, 0, 1);
+	KUNIT_EXPECT_EQ(test, meta.state, NVM_CHK_ST_FREE);
+	KUNIT_EXPECT_EQ(test, meta.wp, 0ULL);
+	KUNIT_EXPECT_EQ(test, meta.cnlb, 16ULL);
+	KUNIT_EXPECT_EQ(test, meta.slba, t_lba(m, 0, 1, 0));
+	KUNIT_EXPECT_EQ(test, meta.type, NVM_CHK_TP_W_SEQ);
+
+	t_lbas(test, 0, 1, 0, 4);
+	KUNIT_EXPECT_EQ(test, t_io(test, NVM_OP_PWRITE, 4, 1, true), 0);
+	meta = t_chunk(test, 0, 1);
+	KUNIT_EXPECT_EQ(test, meta.state, NVM_CHK_ST_OPEN);
+	KUNIT_EXPECT_EQ(test, meta.wp, 4ULL);
+
+	/* not at the write pointer: nothing written */
+	t_lbas(test, 0, 1, 8, 4);
+	KUNIT_EXPECT_EQ(test, t_io(test, NVM_OP_PWRITE, 4, 2, true),
+			NVM_RSP_ERR_OUTOFORDER);
+	KUNIT_EXPECT_EQ(test, c->rqd.ppa_status, 0xfULL);
+	/* less than a unit: nothing written */
+	t_lbas(test, 0, 1, 4, 2);
+	KUNIT_EXPECT_EQ(test, t_io(test, NVM_OP_PWRITE, 2, 2, true),
+			NVM_RSP_ERR_WRITENEXTUNIT);
+	/* a good unit and a bad address: the whole command refused */
+	t_lbas(test, 0, 1, 4, 4);
+	c->ppas[4].ppa = 1ULL << 40;
+	KUNIT_EXPECT_EQ(test, t_io(test, NVM_OP_PWRITE, 5, 2, true),
+			NVM_MEM_RSP_LBA_RANGE);
+	KUNIT_EXPECT_EQ(test, c->rqd.ppa_status, 0x10ULL);
+	KUNIT_EXPECT_EQ(test, t_chunk(test, 0, 1).wp, 4ULL);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&m->nr_sects), 4);
+
+	/* two units, then two chunks in one command */
+	t_lbas(test, 0, 1, 4, 8);
+	KUNIT_EXPECT_EQ(test, t_io(test, NVM_OP_PWRITE, 8, 3, true), 0);
+	KUNIT_EXPECT_EQ(test, t_chunk(test, 0, 1).wp, 12ULL);
+	t_lbas(test, 1, 0, 0, 4);
+	for (i = 0; i < 4; i++)
+		c->ppas[4 + i].ppa = t_lba(m, 0, 1, 12 + i);
+	KUNIT_EXPECT_EQ(test, t_io(test, NVM_OP_PWRITE, 8, 4, true), 0);
+	meta = t_chunk(test, 0, 1);
+	KUNIT_EXPECT_EQ(test, meta.state, NVM_CHK_ST_CLOSED);
+	KUNIT_EXPECT_EQ(test, meta.wp, 16ULL);
+	KUNIT_EXPECT_EQ(test, t_chunk(test, 1, 0).state, NVM_CHK_ST_OPEN);
+
+	/* a closed chunk takes no write */
+	t_lbas(test, 0, 1, 0, 4);
+	KUNIT_EXPECT_EQ(test, t_io(test, NVM_OP_PWRITE, 4, 5, true),
+			NVM_RSP_ERR_OUTOFORDER);
+
+	/* read back; at and above the write pointer: empty */
+	t_lbas(test, 0, 1, 4, 8);
+	KUNIT_EXPECT_EQ(test, t_io(test, NVM_OP_PREAD, 8, 0, true), 0);
+	for (i = 0; i < 8; i++)
+		KUNIT_EXPECT_TRUE(test, t_data_is(c, i, 3));
+	t_lbas(test, 1, 0, 3, 2);
+	KUNIT_EXPECT_EQ(test, t_io(test, NVM_OP_PREAD, 2, 0, true),
+			NVM_RSP_ERR_EMPTYPAGE);
+	KUNIT_EXPECT_EQ(test, c->rqd.ppa_status, 0x2ULL);
+}
+
+/* A reset frees a written chunk; a free one refuses it. */
+static void t20_reset(struct kunit *test)
+{
+	struct nvm_mem_media *m = t_media(test, &t_v2);
+	struct t_ctx *c = test->priv;
+	struct nvm_chk_meta meta;
+
+	KUNIT_EXPECT_EQ(test, t_io1(test, NVM_OP_ERASE, t_lba(m, 0, 2, 0), 0),
+			NVM_RSP_ERR_INVALIDRESET);
+	t_lbas(test, 0, 2, 0, 8);
+	KUNIT_EXPECT_EQ(test, t_io(test, NVM_OP_PWRITE, 8, 1, true), 0);
+	/* the same chunk twice in one command: nothing reset */
+	c->ppas[0].ppa = t_lba(m, 0, 2, 0);
+	c->ppas[1].ppa = t_lba(m, 0, 2, 5);
+	KUNIT_EXPECT_EQ(test, t_io(test, NVM_OP_ERASE, 2, 0, false),
+			NVM_RSP_ERR_INVALIDRESET);
+	KUNIT_EXPECT_EQ(test, c->rqd.ppa_status, 0x2ULL);
+	KUNIT_EXPECT_EQ(test, t_chunk(test, 0, 2).wp, 8ULL);
+	/* any address of the chunk resets it */
+	KUNIT_EXPECT_EQ(test, t_io1(test, NVM_OP_ERASE, t_lba(m, 0, 2, 5), 0), 0);
+	meta = t_chunk(test, 0, 2);
+	KUNIT_EXPECT_EQ(test, meta.state, NVM_CHK_ST_FREE);
+	KUNIT_EXPECT_EQ(test, meta.wp, 0ULL);
+	KUNIT_EXPECT_EQ(test, meta.wi, 1);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&m->nr_sects), 0);
+	t_lbas(test, 0, 2, 0, 4);
+	KUNIT_EXPECT_EQ(test, t_io(test, NVM_OP_PWRITE, 4, 2, true), 0);
+}
+
+/* A failed write closes its chunk early; a failed reset takes it offline. */
+static void t20_faults(struct kunit *test)
+{
+	struct nvm_mem_media *m = t_media(test, &t_v2);
+	struct t_ctx *c = test->priv;
+	struct nvm_chk_meta meta;
+
+	c->fault_every = 2;
+	t_lbas(test, 1, 3, 0, 4);
+	KUNIT_EXPECT_EQ(test, t_io(test, NVM_OP_PWRITE, 4, 1, true),
+			NVM_RSP_ERR_FAILCLOSE);
+	KUNIT_EXPECT_EQ(test, c->rqd.ppa_status, 0xeULL);
+	c->fault_every = 0;
+	meta = t_chunk(test, 1, 3);
+	KUNIT_EXPECT_EQ(test, meta.state, NVM_CHK_ST_CLOSED);
+	KUNIT_EXPECT_EQ(test, meta.wp, 1ULL);
+	/* what was written before the failure reads back */
+	KUNIT_EXPECT_EQ(test, t_io1(test, NVM_OP_PREAD, t_lba(m, 1, 3, 0), 0), 0);
+	KUNIT_EXPECT_TRUE(test, t_data_is(c, 0, 1));
+	/* a reset reopens it */
+	KUNIT_EXPECT_EQ(test, t_io1(test, NVM_OP_ERASE, t_lba(m, 1, 3, 0), 0), 0);
+	KUNIT_EXPECT_EQ(test, t_chunk(test, 1, 3).state, NVM_CHK_ST_FREE);
+
+	t_lbas(test, 1, 3, 0, 4);
+	KUNIT_EXPECT_EQ(test, t_io(test, NVM_OP_PWRITE, 4, 1, true), 0);
+	c->fault_every = 1;
+	KUNIT_EXPECT_EQ(test, t_io1(test, NVM_OP_ERASE, t_lba(m, 1, 3, 0), 0),
+			NVM_RSP_ERR_OFFLINE);
+	c->fault_every = 0;
+	KUNIT_EXPECT_EQ(test, t_chunk(test, 1, 3).state, NVM_CHK_ST_OFFLINE);
+	KUNIT_EXPECT_EQ(test, t_io1(test, NVM_OP_PREAD, t_lba(m, 1, 3, 0), 0),
+			NVM_RSP_ERR_OFFLINE);
+	KUNIT_EXPECT_EQ(test, t_io1(test, NVM_OP_ERASE, t_lba(m, 1, 3, 0), 0),
+			NVM_RSP_ERR_OFFLINE);
+	t_lbas(test, 1, 3, 4, 4);
+	KUNIT_EXPECT_EQ(test, t_io(test, NVM_OP_PWRITE, 4, 1, true),
+			NVM_RSP_ERR_OFFLINE);
+}
+
+/*
+ * A cut tears one write unit of a command, never part of one: the write
+ * pointer stays on a unit, the chunk report survives power cycles.
+ */
+static void t20_cut(struct kunit *test)
+{
+	struct nvm_mem_media *m = t_media(test, &t_v2);
+	struct t_ctx *c = test->priv;
+	struct nvm_chk_meta meta;
+	int i;
+
+	atomic_set(&m->unplugged, 1);
+	t_lbas(test, 0, 0, 0, 12);
+	t_cut_r = t_torn_r(1);
+	t_run(test, T_CUT, NVM_OP_PWRITE, 12, 6, true);
+	KUNIT_EXPECT_EQ(test, t_cut_ret, NVM_MEM_CUT_TORN);
+	KUNIT_EXPECT_EQ(test, nvm_mem_media_chunks(m, t_lba(m, 0, 0, 0), 1,
+						   &meta), -ENODEV);
+	atomic_set(&m->unplugged, 0);
+	meta = t_chunk(test, 0, 0);
+	KUNIT_EXPECT_EQ(test, meta.state, NVM_CHK_ST_OPEN);
+	KUNIT_EXPECT_EQ(test, meta.wp, 8ULL);
+	t_lbas(test, 0, 0, 0, 8);
+	KUNIT_EXPECT_EQ(test, t_io(test, NVM_OP_PREAD, 8, 0, true),
+			NVM_RSP_ERR_FAILECC);
+	KUNIT_EXPECT_EQ(test, c->rqd.ppa_status, 0xf0ULL);
+	for (i = 0; i < 4; i++)
+		KUNIT_EXPECT_TRUE(test, t_data_is(c, i, 6));
+	/* the next unit goes at the write pointer */
+	t_lbas(test, 0, 0, 8, 4);
+	KUNIT_EXPECT_EQ(test, t_io(test, NVM_OP_PWRITE, 4, 7, true), 0);
+}
+
+/* The report: offline chunks from the factory marks, ranges, errors. */
+static void t20_report(struct kunit *test)
+{
+	struct nvm_mem_cfg cfg = t_v2;
+	struct nvm_chk_meta meta[8];
+	struct nvm_mem_media *m;
+	int i, offline = 0, bad = 0;
+	u32 b;
+
+	cfg.factory_bad = 3;
+	m = t_media(test, &cfg);
+	KUNIT_ASSERT_EQ(test, nvm_mem_media_chunks(m, t_lba(m, 0, 0, 0), 8,
+						   meta), 0);
+	for (i = 0; i < 8; i++) {
+		KUNIT_EXPECT_EQ(test, meta[i].slba, t_lba(m, i / 4, i % 4, 0));
+		if (meta[i].state == NVM_CHK_ST_OFFLINE)
+			offline++;
+		else
+			KUNIT_EXPECT_EQ(test, meta[i].state, NVM_CHK_ST_FREE);
+	}
+	for (b = 0; b < 8; b++)
+		bad += m->bbt[b * 2] != NVM_BLK_T_FREE ||
+		       m->bbt[b * 2 + 1] != NVM_BLK_T_FREE;
+	KUNIT_EXPECT_EQ(test, offline, bad);
+	KUNIT_EXPECT_GT(test, offline, 0);
+
+	/* from the middle of the device to its end, not beyond */
+	KUNIT_EXPECT_EQ(test, nvm_mem_media_chunks(m, t_lba(m, 0, 3, 0), 5,
+						   meta), 0);
+	KUNIT_EXPECT_EQ(test, meta[4].slba, t_lba(m, 1, 3, 0));
+	KUNIT_EXPECT_EQ(test, nvm_mem_media_chunks(m, t_lba(m, 0, 3, 0), 6,
+						   meta), -EINVAL);
+	KUNIT_EXPECT_EQ(test, nvm_mem_media_chunks(m, t_lba(m, 0, 3, 1), 1,
+						   meta), -EINVAL);
+	KUNIT_EXPECT_EQ(test, nvm_mem_media_chunks(m, t_lba(m, 0, 0, 0), 0,
+						   meta), -EINVAL);
+	m = t_media(test, &t_small);
+	KUNIT_EXPECT_EQ(test, nvm_mem_media_chunks(m, 0, 1, meta), -EOPNOTSUPP);
+}
+
+/*
+ * 2.0 on data=0: the chunk rules and the report are the same, records
+ * follow the units written, a cut tears a whole unit (records, no data),
+ * a copy keeps a chunk closed early, a reset frees the chunk's records.
+ */
+static void t20_nodata(struct kunit *test)
+{
+	struct nvm_mem_cfg cfg = t_v2;
+	struct t_ctx *c = test->priv;
+	struct nvm_mem_media *m, *m2;
+	struct nvm_chk_meta meta;
+	int i;
+
+	cfg.data = 0;
+	m = t_media(test, &cfg);
+
+	/* two units of one-word sectors but one, which takes a page */
+	c->words = GENMASK_ULL(7, 0) & ~BIT_ULL(5);
+	t_lbas(test, 0, 1, 0, 8);
+	KUNIT_EXPECT_EQ(test, t_io(test, NVM_OP_PWRITE, 8, 9, true), 0);
+	t_expect_mem(test, m, 8, 1, 2, 2);
+	meta = t_chunk(test, 0, 1);
+	KUNIT_EXPECT_EQ(test, meta.state, NVM_CHK_ST_OPEN);
+	KUNIT_EXPECT_EQ(test, meta.wp, 8ULL);
+	KUNIT_EXPECT_EQ(test, t_io(test, NVM_OP_PREAD, 8, 0, true), 0);
+	for (i = 0; i < 8; i++)
+		KUNIT_EXPECT_TRUE(test, t_data_is(c, i, 9));
+	for (i = 0; i < 8 * 16; i++)
+		KUNIT_EXPECT_EQ(test, c->meta[i], (u8)(9 + i));
+	/* less than a unit: nothing written, nothing allocated */
+	t_lbas(test, 0, 1, 8, 2);
+	KUNIT_EXPECT_EQ(test, t_io(test, NVM_OP_PWRITE, 2, 2, true),
+			NVM_RSP_ERR_WRITENEXTUNIT);
+	t_expect_mem(test, m, 8, 1, 2, 2);
+
+	/* a cut: the first unit programmed, the second torn */
+	c->words = ~0ULL;
+	atomic_set(&m->unplugged, 1);
+	t_lbas(test, 0, 0, 0, 12);
+	t_cut_r = t_torn_r(1);
+	t_run(test, T_CUT, NVM_OP_PWRITE, 12, 6, true);
+	KUNIT_EXPECT_EQ(test, t_cut_ret, NVM_MEM_CUT_TORN);
+	atomic_set(&m->unplugged, 0);
+	meta = t_chunk(test, 0, 0);
+	KUNIT_EXPECT_EQ(test, meta.state, NVM_CHK_ST_OPEN);
+	KUNIT_EXPECT_EQ(test, meta.wp, 8ULL);
+	t_expect_mem(test, m, 12, 1, 4, 4);
+	t_lbas(test, 0, 0, 0, 8);
+	KUNIT_EXPECT_EQ(test, t_io(test, NVM_OP_PREAD, 8, 0, true),
+			NVM_RSP_ERR_FAILECC);
+	KUNIT_EXPECT_EQ(test, c->rqd.ppa_status, 0xf0ULL);
+	for (i = 0; i < 4; i++)
+		KUNIT_EXPECT_TRUE(test, t_data_is(c, i, 6));
+
+	/* an injected failure closes chunk (1, 2) after its first sector */
+	c->fault_every = 2;
+	t_lbas(test, 1, 2, 0, 4);
+	KUNIT_EXPECT_EQ(test, t_io(test, NVM_OP_PWRITE, 4, 3, true),
+			NVM_RSP_ERR_FAILCLOSE);
+	c->fault_every = 0;
+	t_expect_mem(test, m, 13, 1, 5, 5);
+
+	/* the copy: the same report, the chunk still closed early */
+	m2 = nvm_mem_media_clone(m);
+	KUNIT_ASSERT_NOT_NULL(test, m2);
+	c->m2 = m;
+	c->m = m2;
+	t_expect_mem(test, m2, 13, 1, 5, 5);
+	meta = t_chunk(test, 1, 2);
+	KUNIT_EXPECT_EQ(test, meta.state, NVM_CHK_ST_CLOSED);
+	KUNIT_EXPECT_EQ(test, meta.wp, 1ULL);
+	meta = t_chunk(test, 0, 0);
+	KUNIT_EXPECT_EQ(test, meta.state, NVM_CHK_ST_OPEN);
+	KUNIT_EXPECT_EQ(test, meta.wp, 8ULL);
+
+	/* a reset frees the chunk's records, torn ones too */
+	KUNIT_EXPECT_EQ(test, t_io1(test, NVM_OP_ERASE, t_lba(m2, 0, 0, 0), 0),
+			0);
+	t_expect_mem(test, m2, 9, 1, 3, 3);
+	KUNIT_EXPECT_EQ(test, t_chunk(test, 0, 0).state, NVM_CHK_ST_FREE);
+	t_lbas(test, 0, 0, 0, 4);
+	KUNIT_EXPECT_EQ(test, t_io(test, NVM_OP_PWRITE, 4, 4, true), 0);
+	t_expect_mem(test, m2, 13, 1, 5, 5);
+	/* the original did not change */
+	t_expect_mem(test, m, 13, 1, 5, 5);
+}
+
 static struct kunit_case nvm_mem_media_cases[] = {
 	KUNIT_CASE(t_cfg_validate),
 	KUNIT_CASE(t_identity),
@@ -1459,6 +1904,14 @@ static struct kunit_case nvm_mem_media_cases[] = {
 	KUNIT_CASE(t_nodata),
 	KUNIT_CASE(t_nodata_split),
 	KUNIT_CASE(t_nodata_cut_clone),
+	KUNIT_CASE(t20_identity),
+	KUNIT_CASE(t20_address),
+	KUNIT_CASE(t20_write_rules),
+	KUNIT_CASE(t20_reset),
+	KUNIT_CASE(t20_faults),
+	KUNIT_CASE(t20_cut),
+	KUNIT_CASE(t20_report),
+	KUNIT_CASE(t20_nodata),
 	{}
 };
 

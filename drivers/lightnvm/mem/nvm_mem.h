@@ -40,6 +40,8 @@
 #define NVM_MEM_MIN_OOB		16
 /* 64 sectors of OOB must fit the core's PAGE_SIZE metadata buffer. */
 #define NVM_MEM_MAX_OOB		64
+/* Logical blocks of a 2.0 chunk: a block's sectors across its planes. */
+#define NVM_MEM_MAX_CLBA	(NVM_MEM_MAX_PG * NVM_MEM_MAX_SEC_PER_PG * 4)
 /* Bound on per-block state kept for all blocks up front (LUNs*blks*planes). */
 #define NVM_MEM_MAX_BLK_PLANES	BIT(22)
 #define NVM_MEM_MAX_PHYS_SECT	64
@@ -66,6 +68,16 @@
  * command are not programmed; their ppa_status bits are set.
  */
 #define NVM_MEM_RSP_NOMEM	NVME_SC_INTERNAL
+
+/*
+ * Completion status of a 2.0 command with an address outside the LBA
+ * format or the counts (NVMe "LBA Out of Range", with Do Not Retry, as the
+ * QEMU model reports it). Not a media status.
+ */
+#define NVM_MEM_RSP_LBA_RANGE	0x4080
+
+/* What a 2.0 address that names no logical block translates to. */
+#define NVM_MEM_BAD_PPA		(~0ULL)
 
 /*
  * The commands fail_host may abort (debugfs fail_host_ops, a mask): reads,
@@ -100,6 +112,9 @@
 	.factory_bad	= 0,		\
 	.bb_seed	= 1,		\
 	.data		= 1,		\
+	.version	= 1,		\
+	.ws_opt		= 0,		\
+	.mw_cunits	= 0,		\
 }
 
 /* Bounds of the timing knobs: 1 s per operation, 10 s of delay. */
@@ -222,6 +237,15 @@ enum {
  * @data: 1: every programmed sector keeps a page of data; 0: a sector
  *	whose 4 KiB are one 8-byte word repeated keeps that word only (see
  *	struct nvm_mem_media)
+ * @version: the specification the device speaks: 1 (Open-Channel SSD
+ *	1.2) or 2 (2.0). A 2.0 device has @num_ch groups of @num_lun PUs of
+ *	@num_blk chunks; a chunk is a block across its planes, of clba =
+ *	@num_pg * @sec_per_pg * @num_pln logical blocks, written in units of
+ *	ws_min = @sec_per_pg * @num_pln (a multi-plane page)
+ * @ws_opt: 2.0: optimal write size reported, a multiple of ws_min within
+ *	clba; 0: ws_min. Must be 0 on 1.2.
+ * @mw_cunits: 2.0: cache minimum write size units reported, at most clba
+ *	(the model has no cache: it does not enforce it). Must be 0 on 1.2.
  */
 struct nvm_mem_cfg {
 	u32	num_ch;
@@ -234,6 +258,9 @@ struct nvm_mem_cfg {
 	u32	factory_bad;
 	u32	bb_seed;
 	u32	data;
+	u32	version;
+	u32	ws_opt;
+	u32	mw_cunits;
 };
 
 /**
@@ -308,7 +335,15 @@ struct nvm_mem_addr {
 /**
  * struct nvm_mem_media - the NAND model of one instance
  * @cfg: geometry it was created with (never changes)
- * @ppaf: device address format it decodes
+ * @ppaf: the address format of the model's own addresses: the device
+ *	format of a 1.2 device; a 2.0 device's logical block addresses are
+ *	translated to it (nvm_mem_rq_ppa())
+ * @lbaf: 2.0: the LBA format the device reports
+ * @ws_min: 2.0: logical blocks of a write unit (sec_per_pg * num_pln)
+ * @clba: 2.0: logical blocks of a chunk (num_pg * @ws_min)
+ * @closed: 2.0: per (LUN, block), 1 when a failed write closed the chunk
+ *	early (before it was full), until its next reset; %NULL on 1.2.
+ *	Under the LUN lock.
  * @nr_luns: LUNs in the device
  * @sec_per_plblk: sectors in one plane of a block (num_pg * sec_per_pg)
  * @rec_size: bytes of one sector's record: its state, its OOB bytes and,
@@ -320,8 +355,8 @@ struct nvm_mem_addr {
  *	in the LUN ((blk * num_pln + pl) * sec_per_plblk + pg * sec_per_pg +
  *	sec). The xarray's own lock (xa_lock_irqsave(), as the device may be
  *	driven from any context) is the LUN lock: it also protects the
- *	LUN's entries of @wp, @bbt, @erase_count and @recs. No other lock
- *	nests inside it, and no two LUN locks are ever held together.
+ *	LUN's entries of @wp, @bbt, @erase_count, @recs and @closed. No other
+ *	lock nests inside it, and no two LUN locks are ever held together.
  * @recs: per (LUN, block, plane): %NULL, or a table of @segs_per_plblk
  *	pointers to record segments, each %NULL or the records of
  *	@seg_secs sectors (fewer in the last segment), @rec_size bytes
@@ -349,6 +384,10 @@ struct nvm_mem_addr {
 struct nvm_mem_media {
 	struct nvm_mem_cfg	cfg;
 	struct nvm_addr_format	ppaf;
+	struct nvm_addrf20	lbaf;
+	u32			ws_min;
+	u32			clba;
+	u8			*closed;
 	u32			nr_luns;
 	u32			sec_per_plblk;
 	u32			rec_size;
@@ -394,6 +433,13 @@ void nvm_mem_make_ppaf(const struct nvm_mem_cfg *cfg,
 void nvm_mem_make_identity(const struct nvm_mem_cfg *cfg, struct nvm_id *id);
 u64 nvm_mem_encode(const struct nvm_addr_format *ppaf, u32 ch, u32 lun,
 		   u32 blk, u32 pl, u32 pg, u32 sec);
+void nvm_mem_make_lbaf(const struct nvm_mem_cfg *cfg, struct nvm_addrf20 *f);
+u64 nvm_mem_encode_dev(const struct nvm_mem_media *m, u32 ch, u32 lun,
+		       u32 blk, u32 pl, u32 pg, u32 sec);
+u64 nvm_mem_rq_ppa(const struct nvm_mem_media *m, const struct nvm_rq *rqd,
+		   int i);
+int nvm_mem_media_chunks(struct nvm_mem_media *m, u64 slba, int nr,
+			 struct nvm_chk_meta *meta);
 int nvm_mem_decode(const struct nvm_mem_media *m, u64 ppa,
 		   struct nvm_mem_addr *a);
 struct nvm_mem_media *nvm_mem_media_create(const struct nvm_mem_cfg *cfg);

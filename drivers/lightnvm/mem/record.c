@@ -365,6 +365,12 @@ static int nvm_mem_rec_start(struct nvm_mem_dev *dev)
 		       dev->name);
 		return -EINVAL;
 	}
+	/* the replay re-executes 1.2 addresses and 1.2 program rules */
+	if (dev->cfg.version != NVM_OCSSD_SPEC_12) {
+		pr_err("%s: record: not supported on an Open-Channel SSD 2.0 device (version=%u)\n",
+		       dev->name, dev->cfg.version);
+		return -EOPNOTSUPP;
+	}
 	if (dev->rec) {
 		pr_err("%s: record: a recording exists; power off and write \"free\" first\n",
 		       dev->name);

@@ -229,11 +229,6 @@ u64 nvm_mem_timing_lun_op(struct nvm_mem_timing *t, int op, u32 lun,
 	return end;
 }
 
-static u64 nvm_mem_timing_ppa(const struct nvm_rq *rqd, int i)
-{
-	return rqd->nr_ppas > 1 ? rqd->ppa_list[i].ppa : rqd->ppa_addr.ppa;
-}
-
 /**
  * nvm_mem_timing_cmd() - when a command on the media completes
  * @t: the state
@@ -265,7 +260,7 @@ u64 nvm_mem_timing_cmd(struct nvm_mem_timing *t, const struct nvm_mem_media *m,
 	if (!t->p.timing || !t->lun_free)
 		goto out;
 	for (i = 0; i < rqd->nr_ppas; i++) {
-		if (nvm_mem_decode(m, nvm_mem_timing_ppa(rqd, i), &a))
+		if (nvm_mem_decode(m, nvm_mem_rq_ppa(m, rqd, i), &a))
 			continue;
 		if (a.lun != lun) {
 			if (nr_arr)

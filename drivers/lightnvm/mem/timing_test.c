@@ -146,6 +146,7 @@ static void t_timing_channel_gaps(struct kunit *test)
 static const struct nvm_mem_cfg t_cfg = {
 	.num_ch = 2, .num_lun = 2, .num_pln = 2, .num_blk = 8, .num_pg = 8,
 	.sec_per_pg = 4, .oob_size = 16, .bb_seed = 1, .data = 1,
+	.version = 1,
 };
 
 /* A command's addresses become one operation per run on a LUN. */
