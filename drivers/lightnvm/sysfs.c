@@ -3,7 +3,9 @@
  * LightNVM core: the read-only sysfs attributes of a registered device,
  * /sys/class/lightnvm/<name>/: identity, derived geometry, the bound media
  * manager, block counts and the device's targets, and one directory per
- * LUN, luns/<n>/, with the LUN's block counts and owning target. Documented
+ * LUN, luns/<n>/, with the LUN's block counts and owning target. A 2.0
+ * device also has the attributes of its 2.0 geometry (write sizes, chunks,
+ * LBA format); the 1.2 ones show the same geometry in 1.2 terms. Documented
  * in Documentation/ABI/testing/sysfs-class-lightnvm. The attributes that
  * take nvm_lock answer while a target is created or removed: the core
  * does not hold it across a target type's init or exit.
@@ -54,12 +56,21 @@ NVM_GEO_ATTR(plane_mode, "%d", dev->geo.plane_mode);
 NVM_GEO_ATTR(multiplane_modes, "0x%06x", dev->identity.groups[0].mpos);
 NVM_GEO_ATTR(media_capabilities, "0x%x", dev->identity.groups[0].mccap);
 NVM_GEO_ATTR(channel_parallelism, "%u", dev->identity.groups[0].cpar);
-NVM_GEO_ATTR(read_typ, "%u", dev->identity.groups[0].trdt);
-NVM_GEO_ATTR(read_max, "%u", dev->identity.groups[0].trdm);
-NVM_GEO_ATTR(prog_typ, "%u", dev->identity.groups[0].tprt);
-NVM_GEO_ATTR(prog_max, "%u", dev->identity.groups[0].tprm);
-NVM_GEO_ATTR(erase_typ, "%u", dev->identity.groups[0].tbet);
-NVM_GEO_ATTR(erase_max, "%u", dev->identity.groups[0].tbem);
+/* A timing of the identity: 1.2's first group's @v12, or the 2.0 @v20. */
+static u32 nvm_timing(const struct nvm_dev *dev, u32 v12, u32 v20)
+{
+	return dev->geo.version == NVM_OCSSD_SPEC_20 ? v20 : v12;
+}
+
+#define NVM_ID12(t)	dev->identity.groups[0].t
+#define NVM_ID20(t)	dev->identity.id20.t
+
+NVM_GEO_ATTR(read_typ, "%u", nvm_timing(dev, NVM_ID12(trdt), NVM_ID20(trdt)));
+NVM_GEO_ATTR(read_max, "%u", nvm_timing(dev, NVM_ID12(trdm), NVM_ID20(trdm)));
+NVM_GEO_ATTR(prog_typ, "%u", nvm_timing(dev, NVM_ID12(tprt), NVM_ID20(tprt)));
+NVM_GEO_ATTR(prog_max, "%u", nvm_timing(dev, NVM_ID12(tprm), NVM_ID20(tprm)));
+NVM_GEO_ATTR(erase_typ, "%u", nvm_timing(dev, NVM_ID12(tbet), NVM_ID20(tbet)));
+NVM_GEO_ATTR(erase_max, "%u", nvm_timing(dev, NVM_ID12(tbem), NVM_ID20(tbem)));
 NVM_GEO_ATTR(max_phys_secs, "%u", dev->ops->max_phys_sect);
 NVM_GEO_ATTR(capacity_sectors, "%llu", dev->geo.nr_secs);
 
@@ -199,8 +210,65 @@ static const struct attribute_group nvm_dev_group = {
 	.attrs = nvm_dev_attrs,
 };
 
+/* Open-Channel SSD 2.0 devices only. */
+NVM_GEO_ATTR(minor_version, "%u", dev->identity.id20.ver_minor);
+NVM_GEO_ATTR(num_groups, "%d", dev->geo.num_grp);
+NVM_GEO_ATTR(num_pus, "%d", dev->geo.num_pu);
+NVM_GEO_ATTR(num_chunks, "%d", dev->geo.num_chk);
+NVM_GEO_ATTR(clba, "%d", dev->geo.clba);
+NVM_GEO_ATTR(ws_min, "%d", dev->geo.ws_min);
+NVM_GEO_ATTR(ws_opt, "%d", dev->geo.ws_opt);
+NVM_GEO_ATTR(mw_cunits, "%d", dev->geo.mw_cunits);
+NVM_GEO_ATTR(maxoc, "%u", dev->geo.maxoc);
+NVM_GEO_ATTR(maxocpu, "%u", dev->geo.maxocpu);
+NVM_GEO_ATTR(mccap, "0x%x", dev->geo.mccap);
+NVM_GEO_ATTR(wear_threshold, "%u", dev->identity.id20.wit);
+
+static ssize_t lba_format_show(struct device *d, struct device_attribute *attr,
+			       char *buf)
+{
+	const struct nvm_addrf20 *f = &to_nvm_dev(d)->lbaf;
+
+	return sysfs_emit(buf, "grp %u:%u pu %u:%u chk %u:%u lbk %u:%u\n",
+			  f->grp_offset, f->grp_len, f->pu_offset, f->pu_len,
+			  f->chk_offset, f->chk_len, f->lbk_offset, f->lbk_len);
+}
+static DEVICE_ATTR_RO(lba_format);
+
+static struct attribute *nvm_dev20_attrs[] = {
+	&dev_attr_minor_version.attr,
+	&dev_attr_num_groups.attr,
+	&dev_attr_num_pus.attr,
+	&dev_attr_num_chunks.attr,
+	&dev_attr_clba.attr,
+	&dev_attr_ws_min.attr,
+	&dev_attr_ws_opt.attr,
+	&dev_attr_mw_cunits.attr,
+	&dev_attr_maxoc.attr,
+	&dev_attr_maxocpu.attr,
+	&dev_attr_mccap.attr,
+	&dev_attr_wear_threshold.attr,
+	&dev_attr_lba_format.attr,
+	NULL,
+};
+
+/* The geometry is known before device_add(): nvm_register() reads it first. */
+static umode_t nvm_dev20_visible(struct kobject *kobj, struct attribute *attr,
+				 int n)
+{
+	struct nvm_dev *dev = to_nvm_dev(kobj_to_dev(kobj));
+
+	return dev->geo.version == NVM_OCSSD_SPEC_20 ? attr->mode : 0;
+}
+
+static const struct attribute_group nvm_dev20_group = {
+	.attrs = nvm_dev20_attrs,
+	.is_visible = nvm_dev20_visible,
+};
+
 const struct attribute_group *nvm_dev_groups[] = {
 	&nvm_dev_group,
+	&nvm_dev20_group,
 	NULL,
 };
 
