@@ -408,6 +408,9 @@ struct rrpc_lun;
  * @close_seq: when it was closed, for GC's age tie-break (rlun->lock)
  * @erase_count: erases rrpc issued to it since the target was created
  *	(rrpc_erase(), the LUN's GC or writer; read under rlun->lock)
+ * @chk_state: Open-Channel SSD 2.0: the chunk's %NVM_CHK_ST_* in the
+ *	chunk report read at creation (0: 1.2, or no report); a chunk is
+ *	known erased only if it is free
  * @list: on rlun->closed (rlun->lock), or on the GC's pending list
  * @vlist: while closed, on the list of its valid count in the LUN's
  *	index (&struct rrpc_vidx, map_lock); empty otherwise
@@ -427,6 +430,7 @@ struct rrpc_block {
 	u64			trim_seq;
 	u64			close_seq;
 	u32			erase_count;
+	u8			chk_state;
 	struct list_head	list;
 	struct list_head	vlist;
 };
@@ -726,7 +730,8 @@ struct rrpc_recovery {
  * @blocks: every block of the target's LUNs
  * @nr_blocks: entries of @blocks
  * @spb: sectors per block
- * @spp: sectors per write unit (geo.sec_per_pl)
+ * @spp: sectors per write unit (rrpc_write_unit(): the device's ws_opt,
+ *	or ws_min; a multi-plane page, geo.sec_per_pl, on 1.2)
  * @nr_lbas: logical sectors (capacity)
  * @nr_paddrs: physical sectors of the LUNs
  * @good_blocks: good blocks of the LUNs at creation
@@ -920,6 +925,7 @@ struct rrpc_block *rrpc_gc_pick(struct rrpc *rrpc, struct rrpc_lun *rlun);
 struct rrpc_block *rrpc_gc_pick_cb(struct rrpc *rrpc, struct rrpc_lun *rlun,
 				   u64 now);
 bool rrpc_wl_needed(u32 max_erase, u64 erases, u32 nr_blocks);
+u32 rrpc_write_unit(const struct nvm_geo *geo, u32 max_sectors);
 struct rrpc_block *rrpc_wl_pick(struct list_head *closed, u32 max_erase);
 struct rrpc_block *rrpc_free_pick(struct rrpc_block *blks, u32 n, bool most);
 u64 rrpc_capacity(u32 good_blocks, int nr_luns, u32 spb, u32 op);

@@ -10,6 +10,7 @@
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 #include <linux/sysfs.h>
+#include <kunit/visibility.h>
 #include "rrpc.h"
 
 #define CREATE_TRACE_POINTS
@@ -48,6 +49,30 @@ static int rrpc_temps_for(struct rrpc *rrpc)
 	}
 	return RRPC_TEMPS;
 }
+
+/**
+ * rrpc_write_unit() - the sectors rrpc programs per command
+ * @geo: the device's geometry
+ * @max_sectors: most addresses in one command
+ *
+ * The device's optimal write size (ws_opt) if one command holds it and
+ * it divides a block into whole units of its minimum (ws_min); otherwise
+ * the minimum. On 1.2 both are a multi-plane page (geo.sec_per_pl); on
+ * 2.0 ws_min is the page of the geometry targets see, so that either unit
+ * is written in order in whole multiples of ws_min.
+ *
+ * Return: the write unit, in sectors.
+ */
+u32 rrpc_write_unit(const struct nvm_geo *geo, u32 max_sectors)
+{
+	u32 ws = geo->ws_opt;
+
+	if (ws >= geo->ws_min && ws <= max_sectors && !(ws % geo->ws_min) &&
+	    !(geo->sec_per_blk % ws))
+		return ws;
+	return geo->ws_min;
+}
+EXPORT_SYMBOL_IF_KUNIT(rrpc_write_unit);
 
 /* Validate the device and the create request (@rrpc: device and disk set). */
 static int rrpc_check(struct rrpc *rrpc, const struct nvm_tgt_conf *conf,
@@ -299,7 +324,7 @@ static void *rrpc_init(struct nvm_target *tgt, struct gendisk *disk,
 	rrpc->lun_begin = conf->lun_begin;
 	rrpc->lun_end = conf->lun_end;
 	rrpc->spb = geo->sec_per_blk;
-	rrpc->spp = geo->sec_per_pl;
+	rrpc->spp = rrpc_write_unit(geo, rrpc->max_sectors);
 	spin_lock_init(&rrpc->map_lock);
 	rrpc_wb_prepare(rrpc);
 	spin_lock_init(&rrpc->kick_lock);

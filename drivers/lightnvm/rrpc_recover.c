@@ -3,7 +3,10 @@
  * rrpc: the state of a target at creation. Rebuilding the maps from the
  * media (a scan of every written page of the target's LUNs, one worker per
  * LUN, and the merge of what it found: the newest sequence number of each
- * logical sector wins, trim records unmap what is older than them), the
+ * logical sector wins, trim records unmap what is older than them; on an
+ * Open-Channel SSD 2.0 device the chunk report tells which chunks hold
+ * nothing and where each written one ends, so that only written units are
+ * read), the
  * ownership check (a target adopts only sectors written by a target on the
  * same LUN range), the factory wipe (NVM_TARGET_FACTORY) and the
  * superblock record that keeps the target's capacity on the media.
@@ -300,6 +303,9 @@ enum {
  * @nr_trims: entries of @trims
  * @nr_recs: trim records seen
  * @cap_trims: allocated entries of @trims
+ * @chk: 2.0: the LUN's chunk report, read by its worker, by block in the
+ *	LUN (%NULL on 1.2, or when the report failed: then the LUN is
+ *	scanned as on 1.2)
  */
 struct rrpc_scan {
 	struct work_struct	work;
@@ -324,6 +330,7 @@ struct rrpc_scan {
 	u32			nr_trims;
 	u32			nr_recs;
 	u32			cap_trims;
+	struct nvm_chk_meta	*chk;
 };
 
 static int rrpc_scan_add_trim(struct rrpc_scan *sc, u32 lba, u32 len, u64 seq)
@@ -536,19 +543,68 @@ int rrpc_rec_erase_rblk(struct rrpc *rrpc, struct rrpc_block *rblk)
 }
 
 /*
+ * 2.0: read the chunk report of the LUN of @sc into @sc->chk and note each
+ * block's chunk state. Without it (no memory, or the device failed the
+ * report) the LUN is scanned as on 1.2, page by page to the first empty
+ * one: slower, as correct.
+ */
+static void rrpc_scan_chunks(struct rrpc *rrpc, struct rrpc_scan *sc)
+{
+	struct rrpc_lun *rlun = sc->rlun;
+	u32 b, bpl = rrpc->geo->blks_per_lun;
+	struct ppa_addr ppa = { .ppa = 0 };
+	int ret;
+
+	sc->chk = NULL;
+	if (rrpc->geo->version != NVM_OCSSD_SPEC_20)
+		return;
+	sc->chk = kvmalloc_array(bpl, sizeof(*sc->chk), GFP_KERNEL);
+	if (!sc->chk)
+		return;
+	ppa.g.ch = rlun->parent->chnl_id;
+	ppa.g.lun = rlun->parent->lun_id;
+	ret = nvm_get_chunk_meta(rrpc->dev, ppa, bpl, sc->chk);
+	if (ret) {
+		rrpc_warn(rrpc, "no chunk report for LUN %d (%d): scanning its blocks to their first empty page\n",
+			  rlun->parent->id, ret);
+		kvfree(sc->chk);
+		sc->chk = NULL;
+		return;
+	}
+	for (b = 0; b < bpl; b++)
+		rrpc->blocks[rlun->idx * bpl + b].chk_state = sc->chk[b].state;
+}
+
+/*
+ * 2.0: a block is known erased only if its chunk is free: one closed by a
+ * failed write before anything was written to it reads as empty, but takes
+ * no write before a reset. Always true on 1.2.
+ */
+static bool rrpc_chk_free(const struct rrpc_block *rblk)
+{
+	return !rblk->chk_state || rblk->chk_state == NVM_CHK_ST_FREE;
+}
+
+/*
  * Read the pages of one block in programming order, one multi-plane page
- * per command, until the first empty page. Unreadable sectors (a program
- * torn by a power cut, or a media error) are skipped, never mapped.
+ * per command, until the first empty page (2.0: up to the chunk's write
+ * pointer). Unreadable sectors (a program torn by a power cut, or a media
+ * error) are skipped, never mapped.
  */
 static int rrpc_scan_block(struct rrpc *rrpc, struct rrpc_scan *sc,
 			   struct rrpc_block *rblk, struct rrpc_unit *pb)
 {
 	const struct nvm_geo *geo = rrpc->geo;
-	u32 spp = rrpc->spp, off, i, nr_empty;
+	u32 spp = rrpc->spp, off, i, nr_empty, end = rrpc->spb;
 	int ret;
 
+	/* nothing is written at or past the write pointer */
+	if (sc->chk)
+		end = min_t(u32, end,
+			    DIV_ROUND_UP((u32)sc->chk[rblk->parent->id].wp,
+					 spp) * spp);
 	rblk->next_off = 0;
-	for (off = 0; off < rrpc->spb; off += spp) {
+	for (off = 0; off < end; off += spp) {
 		ret = rrpc_scan_read(rrpc, pb, rblk, off);
 		if (ret)
 			return ret;
@@ -597,6 +653,16 @@ static int rrpc_probe_block(struct rrpc *rrpc, struct rrpc_scan *sc,
 	bool bad = READ_ONCE(rblk->parent->state) == NVM_BLK_ST_BAD;
 	int ret;
 
+	/*
+	 * 2.0: a free or offline chunk, or one closed before its first
+	 * write, has nothing to read: no command
+	 */
+	if (sc->chk && (sc->chk[rblk->parent->id].state == NVM_CHK_ST_FREE ||
+			sc->chk[rblk->parent->id].state == NVM_CHK_ST_OFFLINE ||
+			!sc->chk[rblk->parent->id].wp)) {
+		sc->probe[rblk->idx] = RRPC_PROBE_EMPTY;
+		return 0;
+	}
 	ret = rrpc_scan_read(rrpc, pb, rblk, 0);
 	if (ret)
 		return ret;
@@ -722,6 +788,12 @@ static int rrpc_wipe_lun(struct rrpc *rrpc, struct rrpc_scan *sc,
 		/* the wipe record goes last (rrpc_rec_factory()) */
 		if (sc->probe && sc->probe[rblk->idx] == RRPC_PROBE_WIPE)
 			continue;
+		/* 2.0: a free chunk is as a reset leaves it */
+		if (sc->chk && sc->chk[b].state == NVM_CHK_ST_FREE &&
+		    READ_ONCE(rblk->parent->state) == NVM_BLK_ST_FREE) {
+			rblk->erased = true;
+			continue;
+		}
 		blk = nvm_claim_blk(rrpc->dev, rlun->parent, b, false);
 		if (!blk) {
 			rrpc_wipe_bad(rrpc, sc, rblk, pb);
@@ -756,10 +828,10 @@ static void rrpc_scan_work(struct work_struct *work)
 	int ret;
 
 	ret = rrpc_pbuf_init(rrpc, &pb);
+	rrpc_scan_chunks(rrpc, sc);
 	if (sc->mode == RRPC_SCAN_WIPE) {
 		sc->err = ret ?: rrpc_wipe_lun(rrpc, sc, &pb);
-		rrpc_unit_free(rrpc, &pb);
-		return;
+		goto out;
 	}
 	for (b = 0; b < bpl && !ret; b++) {
 		struct rrpc_block *rblk = &rrpc->blocks[rlun->idx * bpl + b];
@@ -774,8 +846,11 @@ static void rrpc_scan_work(struct work_struct *work)
 			ret = rrpc_scan_block(rrpc, sc, rblk, &pb);
 		cond_resched();
 	}
-	rrpc_unit_free(rrpc, &pb);
 	sc->err = ret;
+out:
+	kvfree(sc->chk);
+	sc->chk = NULL;
+	rrpc_unit_free(rrpc, &pb);
 }
 
 /* Run the wipe, probe or scan of every LUN, in parallel. */
@@ -945,7 +1020,7 @@ static int rrpc_claim_blocks(struct rrpc *rrpc, u64 *pseq)
 
 		if (!rblk->next_off || rrpc_bad_unneeded(rrpc, rblk)) {
 			rblk->erased = READ_ONCE(rblk->parent->state) ==
-				       NVM_BLK_ST_FREE;
+				       NVM_BLK_ST_FREE && rrpc_chk_free(rblk);
 			continue;
 		}
 		if (!rrpc_claim_data_blk(rrpc, rblk)) {
@@ -1067,7 +1142,8 @@ static void rrpc_blocks_forget(struct rrpc *rrpc, const u8 *probe)
 
 		if (rrpc->rec.mode == RRPC_REC_NEW)
 			rblk->erased = !rblk->next_off &&
-				       probe[b] == RRPC_PROBE_EMPTY;
+				       probe[b] == RRPC_PROBE_EMPTY &&
+				       rrpc_chk_free(rblk);
 		rblk->next_off = 0;
 	}
 }

@@ -519,6 +519,28 @@ static void rrpc_test_wl_needed(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, rrpc_wl_needed(10, 0, 0));
 }
 
+/* The write unit: ws_opt when a command holds it and it divides a block. */
+static void rrpc_test_write_unit(struct kunit *test)
+{
+	/* 1.2: ws_min = ws_opt = a multi-plane page */
+	struct nvm_geo geo = { .sec_per_pl = 8, .sec_per_blk = 512,
+			       .ws_min = 8, .ws_opt = 8 };
+
+	KUNIT_EXPECT_EQ(test, rrpc_write_unit(&geo, 64), 8U);
+	/* 2.0 */
+	geo.ws_min = 4;
+	geo.ws_opt = 16;
+	geo.sec_per_blk = 96;
+	KUNIT_EXPECT_EQ(test, rrpc_write_unit(&geo, 64), 16U);
+	KUNIT_EXPECT_EQ(test, rrpc_write_unit(&geo, 8), 4U);	/* > a command */
+	geo.ws_opt = 64;
+	KUNIT_EXPECT_EQ(test, rrpc_write_unit(&geo, 64), 4U);	/* 96 % 64 */
+	geo.ws_opt = 6;
+	KUNIT_EXPECT_EQ(test, rrpc_write_unit(&geo, 64), 4U);	/* not a unit */
+	geo.ws_opt = 0;
+	KUNIT_EXPECT_EQ(test, rrpc_write_unit(&geo, 64), 4U);
+}
+
 static void rrpc_test_wl_pick(struct kunit *test)
 {
 	struct rrpc_block b[4] = {};
@@ -1256,6 +1278,7 @@ static struct kunit_case rrpc_gc_cases[] = {
 	KUNIT_CASE(rrpc_test_capacity),
 	KUNIT_CASE(rrpc_test_pick_cb),
 	KUNIT_CASE(rrpc_test_wl_needed),
+	KUNIT_CASE(rrpc_test_write_unit),
 	KUNIT_CASE(rrpc_test_wl_pick),
 	KUNIT_CASE(rrpc_test_free_pick),
 	KUNIT_CASE(rrpc_test_wr_turn),
