@@ -50,11 +50,19 @@ _rrpc_unload() {
 
 # _rrpc_mkdev NAME [ATTR=VALUE...]: a configfs nvm_mem instance, powered on.
 # Attributes: num_ch num_lun num_pln num_blk num_pg sec_per_pg oob_size ...
+# With lnvm.mem_version=2 on the kernel command line (the rrpc-ocssd2
+# group), every instance is an Open-Channel SSD 2.0 device of the same
+# media (version=2, set first: the ATTRs may still override it).
 _rrpc_mkdev() {
-	local _n _kv
+	local _n _kv _v
 	_n=$1
 	shift
 	_try "cannot create nvm_mem instance $_n" mkdir "$RRPC_CFS/$_n" || return 1
+	_v=$(_lnvm_arg mem_version)
+	if [ -n "$_v" ]; then
+		echo "$_v" > "$RRPC_CFS/$_n/version" ||
+			{ _fail "nvm_mem $_n: cannot set version=$_v"; return 1; }
+	fi
 	for _kv in "$@"; do
 		echo "${_kv#*=}" > "$RRPC_CFS/$_n/${_kv%%=*}" ||
 			{ _fail "nvm_mem $_n: cannot set $_kv"; return 1; }
