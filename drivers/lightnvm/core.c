@@ -436,7 +436,8 @@ static int nvm_core_init_dev(struct nvm_dev *dev)
 	dev->ppaf = dev->identity.ppaf;
 	dev->lbaf = dev->identity.id20.lbaf;
 	geo->max_rq_size = dev->ops->max_phys_sect * geo->sec_size;
-	if (geo->ws_min > dev->ops->max_phys_sect) {
+	if (geo->version == NVM_OCSSD_SPEC_20 &&
+	    geo->ws_min > dev->ops->max_phys_sect) {
 		pr_err("%s: ws_min %d is more than the %u addresses of one command (max_phys_sect)\n",
 		       dev->name, geo->ws_min, dev->ops->max_phys_sect);
 		return -EINVAL;
@@ -870,7 +871,10 @@ void nvm_end_io(struct nvm_rq *rqd)
 
 	nvm_rq_to_generic(dev, rqd);
 	trace_nvm_io_done(dev, rqd);
-	if (rqd->opcode == NVM_OP_PWRITE && nvm_rsp_is_write_fail(rqd->error))
+	if (rqd->opcode == NVM_OP_PWRITE &&
+	    (rqd->error == NVM_RSP_ERR_FAILWRITE ||
+	     (dev->geo.version == NVM_OCSSD_SPEC_20 &&
+	      nvm_rsp_is_write_fail(rqd->error))))
 		nvm_mark_failed_write(dev, rqd);
 	if (rqd->end_io)
 		rqd->end_io(rqd);
