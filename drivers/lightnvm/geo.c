@@ -413,6 +413,13 @@ void nvm_geo_from_identity(const struct nvm_id *id, struct nvm_geo *geo)
 	geo->ws_min = geo->sec_per_pl;
 	geo->ws_opt = geo->sec_per_pl;
 	geo->mw_cunits = 0;
+	geo->num_grp = 0;
+	geo->num_pu = 0;
+	geo->num_chk = 0;
+	geo->clba = 0;
+	geo->mccap = 0;
+	geo->maxoc = 0;
+	geo->maxocpu = 0;
 }
 EXPORT_SYMBOL_GPL(nvm_geo_from_identity);
 
