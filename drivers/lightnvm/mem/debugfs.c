@@ -3,7 +3,8 @@
  * nvm_mem: debugfs files of an instance, /sys/kernel/debug/nvm_mem/<name>/:
  * "stats" (counters as "key value" lines), "erase_counts" (one line per
  * LUN, one count per block), "lun_busy_ns" and "ch_busy_ns" (busy time of
- * the timing model), "memory" (what programmed sectors hold), the
+ * the timing model), "memory" (what programmed sectors hold), "chunks"
+ * (the chunk report of a 2.0 instance), the
  * fault injection directories when configured (fault.c), and with
  * CONFIG_NVM_DEBUG the test-only "test_io" hook.
  */
@@ -71,6 +72,50 @@ static int nvm_mem_erase_counts_show(struct seq_file *s, void *unused)
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(nvm_mem_erase_counts);
+
+/*
+ * 2.0 instances: the chunk report, one line per chunk, "GRP PU CHK STATE
+ * WP WI" (state free, open, closed or offline; the write pointer in
+ * logical blocks; the wear-level index). Empty on 1.2 and before the
+ * first power-on; an error while unplugged, as the report itself.
+ */
+static int nvm_mem_chunks_show(struct seq_file *s, void *unused)
+{
+	struct nvm_mem_dev *dev = s->private;
+	struct nvm_chk_meta *meta = NULL;
+	struct nvm_mem_media *m;
+	int ret = 0;
+	u32 l, b;
+
+	mutex_lock(&dev->lock);
+	m = dev->media;
+	if (!m || m->cfg.version != NVM_OCSSD_SPEC_20)
+		goto out;
+	meta = kmalloc_array(m->cfg.num_blk, sizeof(*meta), GFP_KERNEL);
+	if (!meta) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (l = 0; l < m->nr_luns && !ret; l++) {
+		u64 slba = nvm_mem_encode_dev(m, l / m->cfg.num_lun,
+					      l % m->cfg.num_lun, 0, 0, 0, 0);
+
+		ret = nvm_mem_media_chunks(m, slba, m->cfg.num_blk, meta);
+		for (b = 0; !ret && b < m->cfg.num_blk; b++)
+			seq_printf(s, "%u %u %u %s %llu %u\n",
+				   l / m->cfg.num_lun, l % m->cfg.num_lun, b,
+				   meta[b].state == NVM_CHK_ST_FREE ? "free" :
+				   meta[b].state == NVM_CHK_ST_OPEN ? "open" :
+				   meta[b].state == NVM_CHK_ST_CLOSED ?
+				   "closed" : "offline",
+				   meta[b].wp, meta[b].wi);
+	}
+out:
+	mutex_unlock(&dev->lock);
+	kfree(meta);
+	return ret;
+}
+DEFINE_SHOW_ATTRIBUTE(nvm_mem_chunks);
 
 /* One line per LUN, then "ch" lines: busy time of the timing model. */
 static void nvm_mem_busy_show(struct seq_file *s, bool lun)
@@ -558,6 +603,8 @@ void nvm_mem_debugfs_add(struct nvm_mem_dev *dev)
 			    &nvm_mem_ch_busy_ns_fops);
 	debugfs_create_file("memory", 0444, dev->dbg, dev,
 			    &nvm_mem_memory_fops);
+	debugfs_create_file("chunks", 0444, dev->dbg, dev,
+			    &nvm_mem_chunks_fops);
 	nvm_mem_fault_debugfs(dev);
 #ifdef CONFIG_NVM_DEBUG
 	debugfs_create_file("test_io", 0600, dev->dbg, dev,
