@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * lnvm_prog.h - helpers shared by the test programs under progs/
- * (lnvm_crash, lnvm_pcw): fatal errors with an exit code, allocation
- * that cannot fail, the splitmix64 generator. The including file defines
+ * (lnvm_crash, lnvm_pcw, nvm_ioctl_abuse, nvm_vio_abuse): fatal errors
+ * with an exit code, "ok"/"FAIL" check lines, allocation that cannot
+ * fail, the splitmix64 generator. The including file defines
  * "static const char *prog" (its name, for messages) before including it.
  */
 #ifndef LNVM_PROG_H
@@ -25,6 +26,25 @@ die(int code, const char *fmt, ...)
 	va_end(ap);
 	fputc('\n', stderr);
 	exit(code);
+}
+
+/*
+ * print one check's line, "ok MESSAGE" or "FAIL MESSAGE", on stdout (flushed:
+ * a test may die right after it) and count a failure in *@failures
+ */
+static inline void __attribute__((format(printf, 3, 4)))
+lnvm_report(int *failures, int ok, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%s ", ok ? "ok" : "FAIL");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	fflush(stdout);
+	if (!ok)
+		(*failures)++;
 }
 
 /* calloc() of at least one byte, or die with exit code 3 */

@@ -18,7 +18,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,25 +27,16 @@
 #include <unistd.h>
 #include <linux/lightnvm.h>
 
+static const char *prog = "nvm_ioctl_abuse";
+
+#include "lnvm_prog.h"
+
 static int ctl = -1;
 static int failures;
 static long page;
 
-static void report(int ok, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static void report(int ok, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%s ", ok ? "ok" : "FAIL");
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-	fflush(stdout);
-	if (!ok)
-		failures++;
-}
+/* a check's line on stdout, counted in failures when !ok */
+#define report(ok, ...) lnvm_report(&failures, ok, __VA_ARGS__)
 
 /* Run one ioctl and compare its errno (0: success) with @want. */
 static int expect(const char *what, unsigned long cmd, void *arg, int want)

@@ -53,21 +53,8 @@ static unsigned int nch, nlun, npln, nblk, npg, nsec, csecs, sos;
 static unsigned char ppaf[12];
 static unsigned char id[ID_SIZE];
 
-static void report(int ok, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static void report(int ok, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%s ", ok ? "ok" : "FAIL");
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-	fflush(stdout);
-	if (!ok)
-		failures++;
-}
+/* a check's line on stdout, counted in failures when !ok */
+#define report(ok, ...) lnvm_report(&failures, ok, __VA_ARGS__)
 
 /* errno of one ioctl: 0 for success (any NVMe status), -1000 for odd returns */
 static int call(unsigned long cmd, void *arg)
