@@ -79,8 +79,10 @@ run_boot() {
 
 	if ! read -r kimg mods < <(kernel_of "$KERNEL") || [ ! -f "$kimg" ]; then
 		if [ "$KERNEL" = stock-dkms ]; then
-			# the one group that depends on another test's effect
+			# the two groups that depend on another test's effect
 			boot_fail_all "no lightnvm modules from DKMS for Debian's 6.1 kernel: run host/deb-dkms first (TESTS='host/deb-dkms $group')"
+		elif [ "$KERNEL" = stock-dkms-6.12 ]; then
+			boot_fail_all "no lightnvm modules from DKMS for Debian's 6.12 kernel: run host/deb-dkms-kernels first (TESTS='host/deb-dkms-kernels $group')"
 		elif [[ ${kimg:-} == /boot/vmlinuz-* ]]; then
 			# Debian's kernel of the modules we built is not installed
 			boot_fail_all "no $kimg: Debian's linux-image-${kimg#/boot/vmlinuz-} is not installed (make deps installs it)"

@@ -49,6 +49,12 @@ kernel_of() {
 		# Debian's kernel with the modules of the lightnvm-dkms package
 		v=$(stage_dkms) || return 1
 		echo "/boot/vmlinuz-$v $B/kmods/stock-dkms" ;;
+	stock-dkms-6.12)
+		# Debian's 6.12 with the modules DKMS built for it when
+		# tests/host/deb-dkms-kernels installed the kernel (a copy: that
+		# test purges the package)
+		v=$(cat "$B/kmods/stock-dkms-6.12.release" 2>/dev/null) || return 1
+		echo "/boot/vmlinuz-$v $B/kmods/stock-dkms-6.12" ;;
 	*) return 1 ;;
 	esac
 }
