@@ -2,9 +2,9 @@
 /*
  * nvm_failnth - systematic allocation-failure sweeps over the LightNVM
  * control paths with /proc/thread-self/fail-nth: for n = 1, 2, ... (or
- * every STEP-th n) the n-th fault-injection point the operation reaches in
- * this thread fails (failslab; the caller sets failslab's ignore-gfp-wait
- * to N), until an operation completes without consuming the counter. Each
+ * every STEP-th n, from FIRST on with STEP@FIRST) the n-th fault-injection
+ * point the operation reaches in this thread fails (failslab; the caller
+ * sets failslab's ignore-gfp-wait to N), until an operation completes without consuming the counter. Each
  * injected failure must end in an errno (or in success: a path that
  * retries or does without), and the state after it must be clean: no
  * half-created device or target, the device still usable. Prints one line
@@ -49,6 +49,8 @@
 static int ctl = -1;
 static int failures;
 static int fnth = -1;
+/* the first n of a sweep: 1, or FIRST of a STEP@FIRST argument */
+static unsigned int first_n = 1;
 
 static void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void fail(const char *fmt, ...)
@@ -234,7 +236,7 @@ static void sweep_poweron(const char *dir, unsigned int step, int argc,
 	int i, ret, hit, init_done = 0;
 
 	clock_gettime(CLOCK_MONOTONIC, &t.start);
-	for (n = 1; n < MAX_ITER; n += step) {
+	for (n = first_n; n < MAX_ITER; n += step) {
 		if (mkdir(dir, 0755))
 			die("mkdir instance");
 		for (i = 0; i < argc; i++) {
@@ -301,7 +303,7 @@ static void sweep_init(const char *dev, unsigned int step)
 	strncpy(in.dev, dev, sizeof(in.dev) - 1);
 	strncpy(in.mmtype, "gennvm", sizeof(in.mmtype) - 1);
 	clock_gettime(CLOCK_MONOTONIC, &t.start);
-	for (n = 1; n < MAX_ITER; n += step) {
+	for (n = first_n; n < MAX_ITER; n += step) {
 		arm(n);
 		ret = ioctl(ctl, NVM_DEV_INIT, &in) ? -errno : 0;
 		hit = disarm();
@@ -329,7 +331,7 @@ static void sweep_create(const char *dev, const char *tgt, unsigned int b,
 	int ret, hit;
 
 	clock_gettime(CLOCK_MONOTONIC, &t.start);
-	for (n = 1; n < MAX_ITER; n += step) {
+	for (n = first_n; n < MAX_ITER; n += step) {
 		arm(n);
 		ret = do_create(dev, tgt, b, e, flags);
 		hit = disarm();
@@ -369,7 +371,7 @@ static void sweep_remove(const char *dev, const char *tgt, unsigned int b,
 	int ret, hit, present = 0;
 
 	clock_gettime(CLOCK_MONOTONIC, &t.start);
-	for (n = 1; n < MAX_ITER; n += step) {
+	for (n = first_n; n < MAX_ITER; n += step) {
 		if (!present) {
 			ret = do_create(dev, tgt, b, e, 0);
 			if (ret) {
@@ -459,7 +461,7 @@ static void sweep_io(const char *dev, const char *tgt, unsigned int b,
 	snprintf(path, sizeof(path), "/dev/%s", tgt);
 	clock_gettime(CLOCK_MONOTONIC, &tw.start);
 	tr.start = tw.start;
-	for (n = 1; n < MAX_ITER && !(wdone && rdone); n += step) {
+	for (n = first_n; n < MAX_ITER && !(wdone && rdone); n += step) {
 		ret = do_create(dev, tgt, b, e, NVM_TARGET_FACTORY);
 		if (ret) {
 			fail("create before I/O n=%u: %s", n, strerror(-ret));
@@ -497,6 +499,17 @@ static void sweep_io(const char *dev, const char *tgt, unsigned int b,
 	free(r);
 }
 
+/* STEP or STEP@FIRST: every STEP-th n from FIRST (default 1) on */
+static unsigned int parse_step(const char *arg)
+{
+	char *end;
+	unsigned int step = strtoul(arg, &end, 0);
+
+	if (*end == '@')
+		first_n = strtoul(end + 1, NULL, 0) ?: 1;
+	return step ?: 1;
+}
+
 int main(int argc, char **argv)
 {
 	unsigned int step;
@@ -510,16 +523,16 @@ int main(int argc, char **argv)
 		die("open /dev/lightnvm/control");
 
 	if (argc >= 4 && !strcmp(argv[1], "poweron")) {
-		step = strtoul(argv[3], NULL, 0);
-		sweep_poweron(argv[2], step ?: 1, argc - 4, argv + 4);
+		step = parse_step(argv[3]);
+		sweep_poweron(argv[2], step, argc - 4, argv + 4);
 	} else if (argc == 4 && !strcmp(argv[1], "init")) {
-		step = strtoul(argv[3], NULL, 0);
-		sweep_init(argv[2], step ?: 1);
+		step = parse_step(argv[3]);
+		sweep_init(argv[2], step);
 	} else if (argc == 7) {
 		unsigned int b = strtoul(argv[4], NULL, 0);
 		unsigned int e = strtoul(argv[5], NULL, 0);
 
-		step = strtoul(argv[6], NULL, 0) ?: 1;
+		step = parse_step(argv[6]);
 		if (!strcmp(argv[1], "create"))
 			sweep_create(argv[2], argv[3], b, e, step);
 		else if (!strcmp(argv[1], "remove"))
