@@ -168,4 +168,30 @@ static inline void nvm_lim_features_set(struct queue_limits *lim,
 #define nvm_nvme_ns_dead(ns)	test_bit(NVME_NS_DEAD, &(ns)->flags)
 #endif
 
+/*
+ * Linux 6.9 caches a time in the task's plug (plug->cur_ktime, valid while
+ * the task has PF_BLOCK_TS set), and the scheduler drops it through
+ * current->plug whenever the task runs again (blk_plug_invalidate_ts() in
+ * finish_task_switch()). Code that takes the plug from the task for a
+ * moment must drop the cached time first: a preemption while current->plug
+ * is NULL would otherwise dereference it. nvm_plug_detach() takes the
+ * task's plug away and returns it, nvm_plug_attach() gives it back; 6.1
+ * caches no time.
+ */
+static inline struct blk_plug *nvm_plug_detach(void)
+{
+	struct blk_plug *plug = current->plug;
+
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 9, 0)
+	blk_plug_invalidate_ts();
+#endif
+	current->plug = NULL;
+	return plug;
+}
+
+static inline void nvm_plug_attach(struct blk_plug *plug)
+{
+	current->plug = plug;
+}
+
 #endif /* _LIGHTNVM_COMPAT_H */

@@ -504,12 +504,12 @@ static int nvme_nvm_issue(struct nvme_nvm *nvm, struct nvm_rq *rqd,
 	 * its list as it goes), and a command added there then corrupts the
 	 * list (ext4 readahead on rrpc: a NULL dereference in
 	 * blk_add_rq_to_plug()). Without a plug the command is queued and
-	 * the hardware queue run at once.
+	 * the hardware queue run at once. (6.9 and later: the plug's cached
+	 * time goes with it, see nvm_plug_detach().)
 	 */
-	plug = current->plug;
-	current->plug = NULL;
+	plug = nvm_plug_detach();
 	blk_execute_rq_nowait(rq, false);
-	current->plug = plug;
+	nvm_plug_attach(plug);
 	return 0;
 
 err_free_rq:
