@@ -32,6 +32,7 @@
 
 #include <linux/capability.h>
 #include <linux/nvme.h>
+#include <linux/pagemap.h>
 #include <linux/pci.h>
 #include <linux/srcu.h>
 #include <linux/uaccess.h>
@@ -1010,6 +1011,25 @@ static int nvme_nvm_vcmd(struct nvme_ns *ns, struct nvm_dev *dev,
 			ret = -EFAULT;
 			goto out_free_meta;
 		}
+	}
+
+	/*
+	 * The data buffer must be all there before it is mapped: refused
+	 * here, a buffer with an inaccessible page fails cleanly. (Linux
+	 * 6.12's iov_iter_extract_pages() leaks the page array it allocated
+	 * when pinning fails part way, and bio_map_user_iov() does not free
+	 * it: every such call would leak. A buffer unmapped after this check
+	 * can still reach that path.) Opcode bit 0: host to device.
+	 */
+	if (v->data_len &&
+	    ((v->opcode & 1) ?
+	     fault_in_readable(u64_to_user_ptr(v->addr), v->data_len) :
+	     fault_in_safe_writeable(u64_to_user_ptr(v->addr), v->data_len))) {
+		nvme_nvm_vio_err(dev, "data 0x%llx: %u bytes not %s", v->addr,
+				 v->data_len,
+				 (v->opcode & 1) ? "readable" : "writable");
+		ret = -EFAULT;
+		goto out_free_meta;
 	}
 
 	/* a LUN a target owns is read only for user space */
