@@ -33,7 +33,10 @@ _splat_known() {
 				ok = 1
 				n = 0
 				for (j = i + 2; j <= i + 14 && j <= NR; j++) {
-					if (l[j] !~ /\] +#[0-9]+: /)
+					# a "#k:" line cut short by another
+					# message (its rest follows it)
+					if (l[j] !~ /\] +#[0-9]+: / ||
+					    l[j] ~ /\] +#[0-9]+: *$/)
 						continue
 					n++
 					if (l[j] !~ /q_usage_counter.* at: nvme_start_freeze/)
